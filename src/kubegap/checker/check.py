@@ -1,0 +1,30 @@
+"""What a check module declares. One module per check under `checker/checks/`, discovered by listing.
+
+A check module defines a module-level `CHECK = CheckMeta(...)` and a pure function
+`run(snapshot: Snapshot) -> Iterable[Finding]`. The runner turns missing or forbidden `needs` into
+`unknown` before `run` is called, so `run` may assume every needed kind was read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kubegap.checker.finding import Severity
+from kubegap.knowledge.model import Bilingual
+
+
+@dataclass(frozen=True)
+class CheckMeta:
+    id: str  # stable, kebab-case, equal to the module name with '-' for '_'
+    area: str  # gpu-health | gpu-stack | training-jobs | fleet-change | control-plane | networking
+    severity: Severity
+    title: Bilingual
+    why: Bilingual
+    remediation: Bilingual
+    decides: Bilingual  # how it decides, in a sentence or two
+    incidents: tuple[str, ...]  # ids of incidents in the knowledge base that motivate it
+    needs: tuple[str, ...]  # kind keys it reads, e.g. ("Node", "apps/DaemonSet")
+    optional: tuple[str, ...] = ()  # kind keys it uses when present (CRDs) but can do without
+    components: tuple[str, ...] = ()  # component term ids it guards, for the library's check box
+    references: tuple[str, ...] = field(default_factory=tuple)  # public docs URLs
+    manifests: bool = True  # meaningful on manifest files (False: needs live state such as node status)

@@ -1,0 +1,63 @@
+"""The one finding type every renderer reads: table, JSON, Markdown, SARIF, MCP and the web."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Status(StrEnum):
+    passed = "pass"
+    failed = "fail"
+    unknown = "unknown"
+    not_applicable = "not-applicable"
+
+
+class Severity(StrEnum):
+    critical = "critical"
+    high = "high"
+    medium = "medium"
+    low = "low"
+    info = "info"
+
+    @property
+    def rank(self) -> int:
+        """Higher is worse; used by --fail-on and sorting."""
+        return {"info": 0, "low": 1, "medium": 2, "high": 3, "critical": 4}[self.value]
+
+
+@dataclass(frozen=True)
+class ObjectRef:
+    """The Kubernetes object a finding is about ('' namespace for cluster-scoped objects)."""
+
+    kind: str
+    name: str
+    namespace: str = ""
+    api_version: str = ""
+    source_file: str = ""  # manifests mode: the file the object came from, for SARIF locations
+    source_line: int = 0
+
+    def display(self) -> str:
+        where = f"{self.namespace}/" if self.namespace else ""
+        return f"{self.kind}/{where}{self.name}"
+
+
+CLUSTER = ObjectRef(kind="Cluster", name="cluster")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One verdict of one check about one object (or about the cluster as a whole).
+
+    `message` and `evidence` are English facts for machines and logs; bilingual text for people comes
+    from the check's metadata. Severity is the check's unless the check lowers it for this object.
+    """
+
+    check_id: str
+    status: Status
+    severity: Severity
+    object: ObjectRef
+    message: str
+    evidence: dict[str, object] = field(default_factory=dict)
+    reason: str = ""  # for unknown: forbidden | kind-absent | timed-out | not-decidable | exempted ...
+    exempted_by: str = ""  # set when an exemption turned a fail into a pass-with-note

@@ -1,0 +1,72 @@
+"""One snapshot model for every source: live cluster, snapshot files and manifests all become this.
+
+Objects are kept as plain dicts (as the API server returns them) grouped by kind key. `coverage` says,
+for every kind a check may need, whether it was read and if not why: a check never passes on data
+that was never seen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+KubeObject = dict[str, Any]
+
+
+class Coverage(StrEnum):
+    read = "read"  # listed completely
+    absent = "absent"  # the API does not serve this kind (CRD not installed) or manifests lack it
+    forbidden = "forbidden"  # 401/403
+    failed = "failed"  # timed out, 5xx after retries, unparsable
+    not_collected = "not-collected"  # the source did not try (e.g. a snapshot file without it)
+
+
+@dataclass(frozen=True)
+class KindCoverage:
+    status: Coverage
+    detail: str = ""
+
+
+def kind_key(api_version: str, kind: str) -> str:
+    """Stable key for a kind regardless of version: 'Pod', 'apps/DaemonSet', 'jobset.x-k8s.io/JobSet'."""
+    group = api_version.split("/")[0] if "/" in api_version else ""
+    return f"{group}/{kind}" if group else kind
+
+
+@dataclass
+class Snapshot:
+    """Everything a scan could read, and what it could not."""
+
+    objects: dict[str, list[KubeObject]] = field(default_factory=dict)
+    coverage: dict[str, KindCoverage] = field(default_factory=dict)
+    source: str = ""  # human description: "live: context prod (~/.kube/config)", "snapshot: x.json"
+    mode: str = "snapshot"  # live | snapshot | manifests | demo
+    requests: int = 0  # API requests made (live only)
+
+    def add(self, obj: KubeObject) -> None:
+        key = kind_key(str(obj.get("apiVersion", "")), str(obj.get("kind", "")))
+        self.objects.setdefault(key, []).append(obj)
+        self.coverage.setdefault(key, KindCoverage(Coverage.read))
+
+    def of(self, key: str) -> list[KubeObject]:
+        return self.objects.get(key, [])
+
+    def kinds(self) -> Iterable[str]:
+        return self.objects.keys()
+
+    def status_of(self, key: str) -> KindCoverage:
+        """Coverage of a kind; in manifests mode an unseen kind is absent, elsewhere not collected."""
+        found = self.coverage.get(key)
+        if found is not None:
+            return found
+        if key in self.objects:
+            return KindCoverage(Coverage.read)
+        if self.mode == "manifests":
+            return KindCoverage(Coverage.absent, "not in the given manifests")
+        return KindCoverage(Coverage.not_collected, "not in this snapshot")
+
+    def __iter__(self) -> Iterator[KubeObject]:
+        for items in self.objects.values():
+            yield from items

@@ -1,0 +1,58 @@
+"""The one error vocabulary. Every expected failure is a KubegapError subclass, shown as:
+
+- CLI: a single line `Error: ...` on stderr and the exit code (2 unless a subclass says otherwise);
+- HTTP: the JSON shape `{"error": {"code", "message"}}` or a friendly page, with `http_status`;
+- MCP: a tool result with `isError` and the same one-line message.
+"""
+
+from __future__ import annotations
+
+
+class KubegapError(Exception):
+    """Base class: a problem we expected and can explain in one line."""
+
+    code = "error"
+    exit_code = 2
+    http_status = 400
+
+    def one_line(self) -> str:
+        """The message squeezed onto one line, so no output ever spreads an error over many."""
+        text = " ".join(str(self).split())
+        return text or self.code
+
+    def as_json(self) -> dict[str, dict[str, str]]:
+        return {"error": {"code": self.code, "message": self.one_line()}}
+
+
+class UsageError(KubegapError):
+    """The caller asked for something that does not make sense (an unknown facet value, a bad flag)."""
+
+    code = "bad-request"
+
+
+class NotFoundError(KubegapError):
+    """The thing asked for does not exist (an incident id, a check id)."""
+
+    code = "not-found"
+    http_status = 404
+
+
+class KnowledgeError(KubegapError):
+    """The knowledge base could not be read or is invalid."""
+
+    code = "knowledge-invalid"
+    exit_code = 1
+    http_status = 500
+
+
+class InputError(KubegapError):
+    """A snapshot, manifest or config file that cannot be read as what it claims to be."""
+
+    code = "bad-input"
+
+
+class ClusterError(KubegapError):
+    """The cluster could not be reached or refused us (no kubeconfig, unreachable, forbidden)."""
+
+    code = "cluster-unavailable"
+    http_status = 502

@@ -1,0 +1,110 @@
+"""Rules that span files: ids match file names, tags name real terms, no duplicate incidents."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from kubegap.knowledge.model import Incident, Study, Tags
+from kubegap.knowledge.problems import Problem
+from kubegap.knowledge.yaml_positions import PositionedDocument
+
+if TYPE_CHECKING:
+    from kubegap.knowledge.loader import Knowledge, Taxonomy
+
+
+def cross_check(
+    knowledge: Knowledge,
+    incidents: list[tuple[Path, Incident, PositionedDocument]],
+    studies: list[tuple[Path, Study, PositionedDocument]],
+) -> None:
+    """Append a Problem for every broken cross-reference; drop records whose id clashes."""
+    problems = knowledge.problems
+    _check_taxonomy(knowledge.taxonomy, knowledge.root, problems)
+    seen: dict[str, Path] = {}
+    clashing: set[int] = set()
+    for path, record, document in [*incidents, *studies]:
+        line = document.line_of(("id",))
+        if record.id != path.stem:
+            problems.append(Problem(path, line, "id", f"id {record.id!r} differs from file name {path.stem!r}"))
+        if record.id in seen:
+            problems.append(Problem(path, line, "id", f"id {record.id!r} is also used by {seen[record.id].name}"))
+            clashing.add(id(record))
+        seen.setdefault(record.id, path)
+    knowledge.incidents = [incident for incident in knowledge.incidents if id(incident) not in clashing]
+    knowledge.studies = [study for study in knowledge.studies if id(study) not in clashing]
+    for path, incident, document in incidents:
+        _check_tags(incident.tags, ("tags",), knowledge.taxonomy, path, document, problems)
+        if not incident.tags.cause:
+            problems.append(Problem(path, document.line_of(("tags",)), "tags.cause", "an incident needs a cause tag"))
+    for path, study, document in studies:
+        for index, row in enumerate(study.rows):
+            _check_tags(row.tags, ("rows", index, "tags"), knowledge.taxonomy, path, document, problems)
+    _check_duplicates(incidents, problems)
+
+
+def _check_taxonomy(taxonomy: Taxonomy, root: Path, problems: list[Problem]) -> None:
+    for name, facet in taxonomy.facets.items():
+        path = root / "taxonomy" / f"{name}.yaml"
+        ids: set[str] = set()
+        labels: dict[tuple[str, str], str] = {}
+        for index, term in enumerate(facet.terms):
+            where = f"terms.{index}"
+            if term.id in ids:
+                problems.append(Problem(path, 1, f"{where}.id", f"term {term.id!r} is defined twice"))
+            ids.add(term.id)
+            for key in (("ko", term.label.ko.casefold()), ("en", term.label.en.casefold())):
+                if key in labels:
+                    problems.append(
+                        Problem(path, 1, f"{where}.label", f"label {key[1]!r} is also the label of {labels[key]!r}")
+                    )
+                labels.setdefault(key, term.id)
+        for index, term in enumerate(facet.terms):
+            if term.parent is None:
+                continue
+            if term.parent not in ids:
+                problems.append(Problem(path, 1, f"terms.{index}.parent", f"unknown parent {term.parent!r}"))
+            elif term.id in taxonomy.ancestors(name, term.id):
+                problems.append(Problem(path, 1, f"terms.{index}.parent", f"{term.id!r} is its own ancestor"))
+
+
+def _check_tags(
+    tags: Tags,
+    where: tuple[str | int, ...],
+    taxonomy: Taxonomy,
+    path: Path,
+    document: PositionedDocument,
+    problems: list[Problem],
+) -> None:
+    for facet, term_ids in tags.by_facet().items():
+        field_name = ".".join(str(part) for part in (*where, facet))
+        for index, term_id in enumerate(term_ids):
+            if taxonomy.term(facet, term_id) is None:
+                line = document.line_of((*where, facet, index))
+                problems.append(Problem(path, line, field_name, f"unknown {facet} term {term_id!r}"))
+        if len(set(term_ids)) != len(term_ids):
+            problems.append(Problem(path, document.line_of((*where, facet)), field_name, "a term is listed twice"))
+
+
+def _check_duplicates(
+    incidents: list[tuple[Path, Incident, PositionedDocument]], problems: list[Problem]
+) -> None:
+    """Same organization, same start date and a shared component: most likely one incident written twice."""
+    groups: dict[tuple[str, object], list[tuple[Path, Incident]]] = defaultdict(list)
+    for path, incident, _ in incidents:
+        groups[(incident.organization.casefold(), incident.date)].append((path, incident))
+    for group in groups.values():
+        for position, (path, incident) in enumerate(group):
+            for _, earlier in group[:position]:
+                shared = set(incident.tags.component) & set(earlier.tags.component)
+                if shared:
+                    problems.append(
+                        Problem(
+                            path,
+                            1,
+                            "id",
+                            f"looks like a duplicate of {earlier.id!r} (same organization and date, "
+                            f"shared components: {', '.join(sorted(shared))})",
+                        )
+                    )

@@ -1,0 +1,242 @@
+"""The typed shape of the knowledge base: taxonomy terms, incidents and fleet studies.
+
+These models are the schema. `kubegap knowledge schema` publishes them as JSON Schema for editors, the
+validator reports their errors with file and line, and both faces (library and checker) read them.
+Every human-readable string is a `Bilingual` pair: Korean and English are equally required.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+SCHEMA_VERSION = 1
+
+Slug = Annotated[str, Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", max_length=100)]
+FACETS = ("cause", "component", "symptom", "contributing-factor")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Bilingual(_Strict):
+    """One piece of text in both languages; neither may be blank."""
+
+    ko: str = Field(min_length=1)
+    en: str = Field(min_length=1)
+
+    @field_validator("ko", "en")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("text must not be blank")
+        return value.strip()
+
+    def get(self, lang: str) -> str:
+        return self.ko if lang == "ko" else self.en
+
+
+class Basis(StrEnum):
+    """Whether a source says this outright or we concluded it from what the source says."""
+
+    stated = "stated"
+    inferred = "inferred"
+
+
+class ReasonedText(Bilingual):
+    """A cause or contributing factor, with how we know it."""
+
+    basis: Basis
+
+
+class SourceKind(StrEnum):
+    postmortem = "postmortem"
+    status_page = "status-page"
+    paper = "paper"
+    logbook = "logbook"
+    blog = "blog"
+    talk = "talk"
+    issue = "issue"
+    documentation = "documentation"
+
+
+class Source(_Strict):
+    url: str = Field(pattern=r"^https://\S+$")
+    title: str = Field(min_length=1)
+    publisher: str = Field(min_length=1)
+    kind: SourceKind
+    archive_url: str | None = Field(default=None, pattern=r"^https?://\S+$")
+    published: dt.date | None = None
+
+
+class Term(_Strict):
+    """One value of a facet. `parent` lets counts roll up (gpu-hbm under gpu-hardware)."""
+
+    id: Slug
+    label: Bilingual
+    description: Bilingual
+    parent: Slug | None = None
+
+
+class Facet(_Strict):
+    """A taxonomy file: one facet and its terms."""
+
+    facet: str
+    label: Bilingual
+    description: Bilingual
+    terms: list[Term] = Field(min_length=1)
+
+    @field_validator("facet")
+    @classmethod
+    def _known_facet(cls, value: str) -> str:
+        if value not in FACETS:
+            raise ValueError(f"facet must be one of {', '.join(FACETS)}")
+        return value
+
+
+class Deployment(StrEnum):
+    cloud = "cloud"
+    on_prem = "on-prem"
+    hybrid = "hybrid"
+    unknown = "unknown"
+
+
+class Orchestrator(StrEnum):
+    kubernetes = "kubernetes"
+    slurm = "slurm"
+    other = "other"
+    none = "none"
+    unknown = "unknown"
+
+
+class Environment(_Strict):
+    deployment: Deployment = Deployment.unknown
+    orchestrator: Orchestrator = Orchestrator.unknown
+    accelerator: str | None = None
+    scale_gpus: int | None = Field(default=None, ge=1)
+    provider: str | None = None
+
+
+class Sections(_Strict):
+    """The nine sections, in the order a reader meets them. A section a source does not cover is absent.
+
+    The components section is the `component` tags; it has no free text of its own.
+    """
+
+    symptom: Bilingual | None = None
+    trigger: Bilingual | None = None
+    cause: ReasonedText | None = None
+    contributing_factors: list[ReasonedText] = Field(default_factory=list)
+    detection: Bilingual | None = None
+    actions: list[Bilingual] = Field(default_factory=list)
+    follow_ups: list[Bilingual] = Field(default_factory=list)
+    lessons: Bilingual | None = None
+
+
+SECTION_ORDER = (
+    "symptom",
+    "trigger",
+    "cause",
+    "components",
+    "contributing_factors",
+    "detection",
+    "actions",
+    "follow_ups",
+    "lessons",
+)
+
+
+class Tags(_Strict):
+    cause: list[Slug] = Field(default_factory=list)
+    component: list[Slug] = Field(default_factory=list)
+    symptom: list[Slug] = Field(default_factory=list)
+    contributing_factor: list[Slug] = Field(default_factory=list, alias="contributing-factor")
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    def by_facet(self) -> dict[str, list[str]]:
+        return {
+            "cause": self.cause,
+            "component": self.component,
+            "symptom": self.symptom,
+            "contributing-factor": self.contributing_factor,
+        }
+
+
+class Impact(_Strict):
+    """Figures a source gives. Absent means the source does not say."""
+
+    duration_hours: float | None = Field(default=None, ge=0)
+    gpus_affected: int | None = Field(default=None, ge=0)
+    restarts: int | None = Field(default=None, ge=0)
+    training_time_lost_hours: float | None = Field(default=None, ge=0)
+    error_rate_percent: float | None = Field(default=None, ge=0, le=100)
+    notes: Bilingual | None = None
+
+
+class ErrorSignature(_Strict):
+    """An exact string a reader may paste from a log, as a source quotes it."""
+
+    text: str = Field(min_length=2, max_length=500)
+    note: Bilingual | None = None
+
+
+class Incident(_Strict):
+    id: Slug
+    title: Bilingual
+    summary: Bilingual
+    date: dt.date
+    end_date: dt.date | None = None
+    organization: str = Field(min_length=1)
+    environment: Environment = Field(default_factory=Environment)
+    sources: list[Source] = Field(min_length=1)
+    sections: Sections
+    tags: Tags
+    impact: Impact = Field(default_factory=Impact)
+    error_signatures: list[ErrorSignature] = Field(default_factory=list)
+    cluster_visibility: Bilingual | None = Field(
+        default=None,
+        description="Where no kubegap check can see this incident's preconditions: why, and what can.",
+    )
+
+    @model_validator(mode="after")
+    def _dates_in_order(self) -> Incident:
+        if self.end_date is not None and self.end_date < self.date:
+            raise ValueError("end_date is before date")
+        return self
+
+
+class StudyRow(_Strict):
+    category: Bilingual
+    count: int | None = Field(default=None, ge=0)
+    share_percent: float | None = Field(default=None, ge=0, le=100)
+    tags: Tags = Field(default_factory=Tags)
+
+    @model_validator(mode="after")
+    def _has_a_figure(self) -> StudyRow:
+        if self.count is None and self.share_percent is None:
+            raise ValueError("a row needs a count or a share_percent")
+        return self
+
+
+class Study(_Strict):
+    """A fleet study: a source that reports counts by category rather than one story."""
+
+    id: Slug
+    title: Bilingual
+    summary: Bilingual
+    organization: str = Field(min_length=1)
+    period: Bilingual
+    period_start: dt.date | None = None
+    period_end: dt.date | None = None
+    fleet: Bilingual
+    fleet_gpus: int | None = Field(default=None, ge=1)
+    measure: Bilingual = Field(description="What the counts count, e.g. unexpected interruptions.")
+    total: int | None = Field(default=None, ge=0)
+    rows: list[StudyRow] = Field(min_length=2)
+    sources: list[Source] = Field(min_length=1)
+    lessons: Bilingual | None = None
