@@ -44,6 +44,12 @@ class Snapshot:
     source: str = ""  # human description: "live: context prod (~/.kube/config)", "snapshot: x.json"
     mode: str = "snapshot"  # live | snapshot | manifests | demo
     requests: int = 0  # API requests made (live only)
+    context: str = ""  # live only: the kubeconfig context used
+    kubeconfig: str = ""  # live only: the kubeconfig file used
+    created_at: str = ""  # ISO 8601 UTC time the cluster was read (snapshot files keep the original)
+    notes: list[str] = field(default_factory=list)  # what a source skipped or noticed, shown in reports
+    # manifests mode: (kind key, namespace, name) and (kind, namespace, name) -> (file, line), for SARIF
+    locations: dict[tuple[str, str, str], tuple[str, int]] = field(default_factory=dict)
 
     def add(self, obj: KubeObject) -> None:
         key = kind_key(str(obj.get("apiVersion", "")), str(obj.get("kind", "")))

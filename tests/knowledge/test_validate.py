@@ -1,0 +1,223 @@
+"""`kubegap knowledge validate`: one fixture per rule, each asserting the file, line and field it names."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from kubegap.cli import cli
+from kubegap.knowledge import load_knowledge
+from kubegap.knowledge.loader import BUNDLED_ROOT
+
+EXEMPLAR = BUNDLED_ROOT / "incidents" / "openai-2025-06-gpu-host-os-update-network-loss.yaml"
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """A knowledge root with the real taxonomy and one valid incident."""
+    shutil.copytree(BUNDLED_ROOT / "taxonomy", tmp_path / "taxonomy")
+    (tmp_path / "incidents").mkdir()
+    (tmp_path / "studies").mkdir()
+    shutil.copy(EXEMPLAR, tmp_path / "incidents" / "good-2025-01-example.yaml")
+    _edit(tmp_path / "incidents" / "good-2025-01-example.yaml", lambda data: data.update(id="good-2025-01-example"))
+    return tmp_path
+
+
+def _edit(path: Path, change) -> None:  # type: ignore[no-untyped-def]
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+
+def _add_incident(root: Path, name: str, change) -> Path:  # type: ignore[no-untyped-def]
+    target = root / "incidents" / f"{name}.yaml"
+    shutil.copy(root / "incidents" / "good-2025-01-example.yaml", target)
+
+    def _rename_then(data: dict) -> None:  # type: ignore[type-arg]
+        data["id"] = name
+        data["date"] = "2024-03-0" + str(len(name) % 9 + 1)
+        change(data)
+
+    _edit(target, _rename_then)
+    return target
+
+
+def _problems(root: Path) -> list[str]:
+    return [problem.render(root) for problem in load_knowledge(root).problems]
+
+
+def test_the_fixture_root_is_valid(root: Path) -> None:
+    assert _problems(root) == []
+
+
+def test_bundled_knowledge_base_is_valid() -> None:
+    loaded = load_knowledge(BUNDLED_ROOT)
+    assert [problem.render() for problem in loaded.problems] == []
+    assert loaded.incidents, "the bundled corpus must not be empty"
+
+
+def _drop_english_symptom(data: dict) -> None:  # type: ignore[type-arg]
+    del data["sections"]["symptom"]["en"]
+
+
+def _no_sources(data: dict) -> None:  # type: ignore[type-arg]
+    data["sources"] = []
+
+
+def _http_source(data: dict) -> None:  # type: ignore[type-arg]
+    data["sources"] = [{**data["sources"][0], "url": "http://example.com/x"}]
+
+
+def _bad_date(data: dict) -> None:  # type: ignore[type-arg]
+    data["date"] = "2024-02-30"
+
+
+def _end_before_start(data: dict) -> None:  # type: ignore[type-arg]
+    data["end_date"] = "2020-01-01"
+
+
+def _dead_facet_id(data: dict) -> None:  # type: ignore[type-arg]
+    data["tags"]["component"] = ["gpu", "flux-capacitor"]
+
+
+def _unknown_field(data: dict) -> None:  # type: ignore[type-arg]
+    data["severity"] = "high"
+
+
+def _blank_korean_title(data: dict) -> None:  # type: ignore[type-arg]
+    data["title"]["ko"] = "   "
+
+
+def _bad_basis(data: dict) -> None:  # type: ignore[type-arg]
+    data["sections"]["cause"]["basis"] = "guessed"
+
+
+def _no_cause_tag(data: dict) -> None:  # type: ignore[type-arg]
+    data["tags"]["cause"] = []
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        (_drop_english_symptom, "sections.symptom.en", "required field is missing"),
+        (_no_sources, "sources", "at least 1 item"),
+        (_http_source, "sources.0.url", "should match pattern"),
+        (_bad_date, "date", "date"),
+        (_end_before_start, "document", "end_date is before date"),
+        (_dead_facet_id, "tags.component", "unknown component term 'flux-capacitor'"),
+        (_unknown_field, "severity", "unknown field"),
+        (_blank_korean_title, "title.ko", "must not be blank"),
+        (_bad_basis, "sections.cause.basis", "'stated' or 'inferred'"),
+        (_no_cause_tag, "tags.cause", "needs a cause tag"),
+    ],
+)
+def test_each_rule_names_file_line_and_field(root: Path, change, field: str, message: str) -> None:  # type: ignore[no-untyped-def]
+    path = _add_incident(root, "broken-2024-03-case", change)
+    problems = load_knowledge(root).problems
+    mine = [problem for problem in problems if problem.path == path]
+    assert mine, f"no problem reported for {field}"
+    assert any(problem.field == field and message in problem.message for problem in mine), [
+        problem.render() for problem in mine
+    ]
+    text = path.read_text(encoding="utf-8").splitlines()
+    for problem in mine:
+        assert 1 <= problem.line <= len(text)
+    assert [problem for problem in problems if problem.path != path] == []
+
+
+def test_dead_facet_id_points_at_its_line(root: Path) -> None:
+    path = _add_incident(root, "broken-2024-03-case", _dead_facet_id)
+    [problem] = [p for p in load_knowledge(root).problems if p.path == path]
+    assert "flux-capacitor" in path.read_text(encoding="utf-8").splitlines()[problem.line - 1]
+
+
+def test_id_must_equal_file_name(root: Path) -> None:
+    path = root / "incidents" / "renamed.yaml"
+    shutil.copy(root / "incidents" / "good-2025-01-example.yaml", path)
+    problems = [p for p in load_knowledge(root).problems if p.path == path]
+    assert any("differs from file name" in p.message for p in problems)
+    assert any("also used by" in p.message for p in problems)
+
+
+def test_duplicate_incident_same_org_date_component(root: Path) -> None:
+    path = _add_incident(root, "later-2025-01-example", lambda data: data.update(date="2025-06-09"))
+    [problem] = load_knowledge(root).problems
+    assert problem.path == path
+    assert problem.message.startswith("looks like a duplicate of 'good-2025-01-example'")
+    assert "host-os" in problem.message
+
+
+def test_broken_yaml_names_its_line_and_loses_nothing_else(root: Path) -> None:
+    broken = root / "incidents" / "broken-2024-01-yaml.yaml"
+    broken.write_text("id: broken-2024-01-yaml\ntitle:\n  ko: [unclosed\n  en: x\n", encoding="utf-8")
+    loaded = load_knowledge(root)
+    [problem] = loaded.problems
+    assert problem.path == broken and problem.field == "yaml" and problem.line >= 3
+    assert [incident.id for incident in loaded.incidents] == ["good-2025-01-example"]
+
+
+def test_top_level_list_is_rejected(root: Path) -> None:
+    (root / "incidents" / "list-2024-01.yaml").write_text("- a\n- b\n", encoding="utf-8")
+    [problem] = load_knowledge(root).problems
+    assert problem.message == "expected a mapping at the top level"
+
+
+def test_taxonomy_unknown_parent_and_duplicate_label(root: Path) -> None:
+    path = root / "taxonomy" / "symptom.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["terms"].append(
+        {
+            "id": "orphan",
+            "parent": "nowhere",
+            "label": {"ko": "서비스 중단", "en": "Orphan"},
+            "description": {"ko": "설명", "en": "Description"},
+        }
+    )
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    messages = [p.message for p in load_knowledge(root).problems]
+    assert "unknown parent 'nowhere'" in messages
+    assert any("is also the label of 'service-outage'" in m for m in messages)
+
+
+def test_missing_facet_file(root: Path) -> None:
+    (root / "taxonomy" / "symptom.yaml").unlink()
+    problems = load_knowledge(root).problems
+    assert any(p.path.name == "symptom.yaml" and p.message == "facet file is missing" for p in problems)
+
+
+def test_study_rows_need_a_figure_and_known_tags(root: Path) -> None:
+    study = {
+        "id": "fleet-2024-study",
+        "title": {"ko": "연구", "en": "Study"},
+        "summary": {"ko": "요약", "en": "Summary"},
+        "organization": "Example",
+        "period": {"ko": "54일", "en": "54 days"},
+        "fleet": {"ko": "GPU 16,384개", "en": "16,384 GPUs"},
+        "measure": {"ko": "중단", "en": "interruptions"},
+        "rows": [
+            {"category": {"ko": "GPU", "en": "GPU"}, "count": 10, "tags": {"cause": ["gpu-fault"]}},
+            {"category": {"ko": "기타", "en": "Other"}, "tags": {"cause": ["no-such-cause"]}},
+        ],
+        "sources": [{"url": "https://example.com/p", "title": "P", "publisher": "E", "kind": "paper"}],
+    }
+    (root / "studies" / "fleet-2024-study.yaml").write_text(yaml.safe_dump(study), encoding="utf-8")
+    messages = [p.message for p in load_knowledge(root).problems]
+    assert "a row needs a count or a share_percent" in messages
+    study["rows"][1]["count"] = 3
+    (root / "studies" / "fleet-2024-study.yaml").write_text(yaml.safe_dump(study), encoding="utf-8")
+    messages = [p.message for p in load_knowledge(root).problems]
+    assert messages == ["unknown cause term 'no-such-cause'"]
+
+
+def test_cli_validate_exit_codes(root: Path) -> None:
+    runner = CliRunner()
+    ok = runner.invoke(cli, ["knowledge", "validate", "--root", str(root)])
+    assert ok.exit_code == 0 and ok.output.startswith("OK: 1 incidents")
+    _add_incident(root, "broken-2024-03-case", _dead_facet_id)
+    bad = runner.invoke(cli, ["knowledge", "validate", "--root", str(root)])
+    assert bad.exit_code == 1
+    assert "broken-2024-03-case.yaml:" in bad.output and "Traceback" not in bad.output
