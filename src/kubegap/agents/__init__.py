@@ -1,0 +1,1 @@
+"""kubegap for coding agents: the MCP server command and client set-up for Claude Code and Codex."""

@@ -1,0 +1,57 @@
+"""`kubegap mcp` (the stdio MCP server) and `kubegap agent setup` (client configuration)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command()
+def mcp() -> None:
+    """Run the read-only MCP server on stdio (for Claude Code, Codex and other MCP hosts)."""
+    from kubegap.mcp_server import serve_stdio
+
+    serve_stdio()
+
+
+@click.group()
+def agent() -> None:
+    """Set up coding agents (Claude Code, Codex) to use kubegap."""
+
+
+@agent.command()
+@click.option("--client", type=click.Choice(["claude", "codex"]), required=True)
+@click.option("--write", is_flag=True, help="Merge the entry into the client's config file instead of printing.")
+@click.option(
+    "--project-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("."),
+    show_default=True,
+    help="Claude Code: the project whose .mcp.json gets the server.",
+)
+@click.option(
+    "--codex-home",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Codex: its home folder (default $CODEX_HOME or ~/.codex).",
+)
+def setup(client: str, write: bool, project_dir: Path, codex_home: Path | None) -> None:
+    """Print (or with --write, merge) the exact MCP configuration for CLIENT on this machine."""
+    from kubegap.agents.setup import claude_setup, codex_setup, write_claude, write_codex
+
+    if client == "claude":
+        found = claude_setup(project_dir.resolve())
+        if write:
+            write_claude(found)
+    else:
+        found = codex_setup(codex_home)
+        if write:
+            write_codex(found)
+    if write:
+        click.echo(f"Wrote the kubegap server to {found.config_path}; nothing else was changed.")
+        return
+    click.echo(f"# {found.config_path}")
+    click.echo(found.snippet.rstrip("\n"))
+    click.echo("")
+    click.echo(f"# or, with the client's own command:\n{found.command_line}")
