@@ -30,6 +30,8 @@ from kubegap import __version__
 from kubegap.errors import ClusterError
 
 RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
+# A refused or timed-out connection rarely heals within seconds: retry it less than an overloaded server.
+_CONNECTION_RETRIES = 2
 _REFUSED_SUBRESOURCES = frozenset({"exec", "attach", "log", "portforward", "proxy", "eviction", "binding"})
 _SERVICE_ACCOUNT_TOKEN = Path("/var/run/secrets/kubernetes.io/serviceaccount/token")
 _DEMO_HINT = "try `kubegap scan --demo` or `kubegap scan --snapshot FILE`"
@@ -66,7 +68,9 @@ def check_path(path: str, params: Mapping[str, object] | None = None) -> None:
     if resource == "watch":
         raise ReadOnlyViolation(f"refused watch request for {path}: kubegap only lists")
     if subresource in _REFUSED_SUBRESOURCES:
-        raise ReadOnlyViolation(f"refused request for {path}: kubegap never uses the {subresource} subresource")
+        raise ReadOnlyViolation(
+            f"refused request for {path}: kubegap never uses the {subresource} subresource"
+        )
 
 
 def _resource_of(segments: list[str]) -> tuple[str | None, str | None]:
@@ -159,7 +163,7 @@ class ReadOnlyClient:
                 f"running inside a cluster; {_DEMO_HINT}."
             )
         try:
-            contexts, active = kube_config.list_kube_config_contexts(config_file=path)
+            _contexts, active = kube_config.list_kube_config_contexts(config_file=path)
             chosen = context or (active or {}).get("name", "")
             kube_config.load_kube_config(
                 config_file=path, context=context, client_configuration=configuration, persist_config=False
@@ -192,7 +196,7 @@ class ReadOnlyClient:
             try:
                 status, headers, body = self._send_get(path, query)
             except (urllib3.exceptions.HTTPError, ApiException, OSError) as error:
-                if attempt >= self.max_retries:
+                if attempt >= min(self.max_retries, _CONNECTION_RETRIES):
                     raise ApiError(
                         f"cannot reach the Kubernetes API at {self.host}: {self._explain(error)}", path=path
                     ) from None
@@ -236,7 +240,9 @@ class ReadOnlyClient:
         try:
             parsed = orjson.loads(body)
         except orjson.JSONDecodeError:
-            raise ApiError(f"GET {path} answered {status} with a body that is not JSON", status=status) from None
+            raise ApiError(
+                f"GET {path} answered {status} with a body that is not JSON", status=status
+            ) from None
         if not isinstance(parsed, dict):
             raise ApiError(f"GET {path} answered {status} with JSON that is not an object", status=status)
         return parsed
@@ -250,15 +256,15 @@ class ReadOnlyClient:
 
     def _explain(self, error: BaseException) -> str:
         if isinstance(error, urllib3.exceptions.ReadTimeoutError):
-            return f"no answer within {self.timeout:g}s"
-        if isinstance(error, urllib3.exceptions.ConnectTimeoutError):
-            return f"connection timed out after {self.timeout:g}s"
+            return f"timed out after {self.timeout:g}s without an answer"
         if isinstance(error, urllib3.exceptions.NameResolutionError):
             return "the host name does not resolve"
         if isinstance(error, urllib3.exceptions.NewConnectionError):
             cause = error.__cause__ or error.__context__
             reason = getattr(cause, "strerror", None) or str(error).rsplit(":", 1)[-1]
             return str(reason).strip().lower() or "connection failed"
+        if isinstance(error, urllib3.exceptions.ConnectTimeoutError):
+            return f"connection timed out after {self.timeout:g}s"
         if isinstance(error, ApiException):
             return " ".join(str(error.reason or "TLS or protocol error").split())
         if isinstance(error, urllib3.exceptions.ProtocolError):

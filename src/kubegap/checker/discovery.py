@@ -95,7 +95,9 @@ def discover(client: ReadOnlyClient, keys: Iterable[str]) -> Discovery:
     return found
 
 
-def _read_group(client: ReadOnlyClient, found: Discovery, group: str, versions: list[str], kinds: set[str]) -> None:
+def _read_group(
+    client: ReadOnlyClient, found: Discovery, group: str, versions: list[str], kinds: set[str]
+) -> None:
     """Read versions in order of preference until every wanted kind of the group is placed."""
     missing = set(kinds)
     for version in versions:
@@ -137,13 +139,15 @@ def _first_request(client: ReadOnlyClient, path: str) -> dict[str, Any]:
     except ApiError as error:
         if error.status in (401, 403):
             raise ClusterError(
-                f"the API server at {client.host} refused discovery ({error.status}); check the credentials of "
-                f"{client.describe()}"
+                f"the API server at {client.host} refused discovery ({error.status}); "
+                f"check the credentials of {client.describe()}"
             ) from None
         raise ClusterError(error.one_line()) from None
 
 
-def _get_or_none(client: ReadOnlyClient, path: str, found: Discovery, group: str = "") -> dict[str, Any] | None:
+def _get_or_none(
+    client: ReadOnlyClient, path: str, found: Discovery, group: str = ""
+) -> dict[str, Any] | None:
     """A discovery document, or None with the failure remembered (an aggregated API may be down)."""
     try:
         return client.get(path)

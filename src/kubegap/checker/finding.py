@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -58,6 +59,6 @@ class Finding:
     severity: Severity
     object: ObjectRef
     message: str
-    evidence: dict[str, object] = field(default_factory=dict)
+    evidence: dict[str, builtins.object] = field(default_factory=dict)
     reason: str = ""  # for unknown: forbidden | kind-absent | timed-out | not-decidable | exempted ...
     exempted_by: str = ""  # set when an exemption turned a fail into a pass-with-note

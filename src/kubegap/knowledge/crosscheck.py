@@ -90,7 +90,11 @@ def _check_tags(
 def _check_duplicates(
     incidents: list[tuple[Path, Incident, PositionedDocument]], problems: list[Problem]
 ) -> None:
-    """Same organization, same start date and a shared component: most likely one incident written twice."""
+    """Same organization and start date, a shared component and cause: likely one incident written twice.
+
+    The shared cause keeps apart distinct lessons one write-up reports under its publication date (one scaling
+    post can describe an etcd quota failure and an etcd disk-latency problem that share only the component).
+    """
     groups: dict[tuple[str, object], list[tuple[Path, Incident]]] = defaultdict(list)
     for path, incident, _ in incidents:
         groups[(incident.organization.casefold(), incident.date)].append((path, incident))
@@ -98,7 +102,7 @@ def _check_duplicates(
         for position, (path, incident) in enumerate(group):
             for _, earlier in group[:position]:
                 shared = set(incident.tags.component) & set(earlier.tags.component)
-                if shared:
+                if shared and set(incident.tags.cause) & set(earlier.tags.cause):
                     problems.append(
                         Problem(
                             path,

@@ -1,1 +1,10 @@
-"""The Incident Library: an SQLite index over the knowledge base, search, facets and the web pages."""
+"""The Incident Library: an SQLite index over the knowledge base, search, facets and the web pages.
+
+Start with `Library.open()`; queries are `SearchQuery` values (see `query.py`), usually built from
+untrusted input with `SearchQuery.from_params`.
+"""
+
+from kubegap.library.library import Library
+from kubegap.library.query import FacetValue, SearchHit, SearchQuery, SearchResult, SimilarIncident
+
+__all__ = ["FacetValue", "Library", "SearchHit", "SearchQuery", "SearchResult", "SimilarIncident"]

@@ -7,17 +7,29 @@ when `strict` is set.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Literal
 
+from kubegap.errors import UsageError
 from kubegap.knowledge.model import FACETS, Incident
-from kubegap.text import Lang
+from kubegap.library.analysis import clean_text
+from kubegap.text import Lang, label, normalize_lang
+
+if TYPE_CHECKING:
+    from kubegap.knowledge.loader import Taxonomy
 
 Sort = Literal["newest", "oldest", "relevance"]
 SORTS: tuple[Sort, ...] = ("newest", "oldest", "relevance")
 MAX_PER_PAGE = 100
 DEFAULT_PER_PAGE = 20
 MAX_QUERY_CHARS = 500
+MAX_PAGE = 100_000
+MAX_VALUES_PER_FACET = 20
+# Parameter names accepted by from_params, besides the facet names themselves.
+TEXT_KEYS = ("q", "query", "text")
+FACET_ALIASES = {"factor": "contributing-factor", "contributing_factor": "contributing-factor"}
 
 
 @dataclass(frozen=True)
@@ -34,6 +46,92 @@ class SearchQuery:
     sort: Sort = "newest"
     page: int = 1
     per_page: int = DEFAULT_PER_PAGE
+    # (facet, value) pairs from_params dropped because the taxonomy does not know them (non-strict mode).
+    ignored_filters: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+
+    @classmethod
+    def from_params(
+        cls,
+        params: Mapping[str, object],
+        *,
+        taxonomy: Taxonomy | None = None,
+        strict: bool = False,
+    ) -> SearchQuery:
+        """Build a query from untrusted input: a dict of query-string lists, CLI values or MCP arguments.
+
+        Never raises, except UsageError for a facet value the taxonomy does not know when `strict`.
+        Unknown keys are ignored; numbers are clamped; text is cleaned and cut to MAX_QUERY_CHARS;
+        facet values may repeat or be comma-separated. Without an explicit sort, a query with text
+        sorts by relevance and one without by newest.
+        """
+        text = clean_text(" ".join(_values(params, *TEXT_KEYS)))[:MAX_QUERY_CHARS].strip()
+        filters: dict[str, tuple[str, ...]] = {}
+        ignored: list[tuple[str, str]] = []
+        for facet in FACETS:
+            keys = [facet, *(alias for alias, target in FACET_ALIASES.items() if target == facet)]
+            chosen: list[str] = []
+            for raw in _values(params, *keys):
+                for part in raw.split(","):
+                    value = clean_text(part).lower()[:100]
+                    if not value or value in chosen:
+                        continue
+                    if taxonomy is not None and taxonomy.term(facet, value) is None:
+                        if strict:
+                            raise UsageError(_unknown_value_message(facet, value, taxonomy))
+                        ignored.append((facet, value))
+                        continue
+                    chosen.append(value)
+            if chosen:
+                filters[facet] = tuple(chosen[:MAX_VALUES_PER_FACET])
+        sort_values = [value.strip().lower() for value in _values(params, "sort")]
+        sort: Sort = next(
+            (value for value in SORTS if value in sort_values), "relevance" if text else "newest"
+        )
+        return cls(
+            text=text,
+            filters=filters,
+            lang=normalize_lang(next(iter(_values(params, "lang")), None)),
+            sort=sort,
+            page=_clamped_int(_values(params, "page"), default=1, low=1, high=MAX_PAGE),
+            per_page=_clamped_int(
+                _values(params, "per_page", "per-page"), default=DEFAULT_PER_PAGE, low=1, high=MAX_PER_PAGE
+            ),
+            ignored_filters=tuple(ignored),
+        )
+
+    def to_params(self) -> dict[str, list[str]]:
+        """The query as query-string lists (defaults left out), the inverse of from_params."""
+        params: dict[str, list[str]] = {}
+        if self.text:
+            params["q"] = [self.text]
+        for facet in FACETS:
+            if self.filters.get(facet):
+                params[facet] = list(self.filters[facet])
+        params["lang"] = [self.lang]
+        if self.sort != ("relevance" if self.text else "newest"):
+            params["sort"] = [self.sort]
+        if self.page != 1:
+            params["page"] = [str(self.page)]
+        if self.per_page != DEFAULT_PER_PAGE:
+            params["per_page"] = [str(self.per_page)]
+        return params
+
+    def toggled(self, facet: str, term_id: str) -> SearchQuery:
+        """The same query with one facet value switched on or off, back on page 1 (for facet links)."""
+        current = self.filters.get(facet, ())
+        chosen = tuple(value for value in current if value != term_id)
+        if chosen == current:
+            chosen = (*current, term_id)
+        filters = {name: values for name, values in self.filters.items() if name != facet}
+        if chosen:
+            filters[facet] = chosen
+        return replace(self, filters=filters, page=1)
+
+    def with_page(self, page: int) -> SearchQuery:
+        return replace(self, page=max(1, min(int(page), MAX_PAGE)))
+
+    def selected(self, facet: str, term_id: str) -> bool:
+        return term_id in self.filters.get(facet, ())
 
 
 @dataclass(frozen=True)
@@ -71,6 +169,60 @@ class SearchResult:
         return [hit.incident for hit in self.hits]
 
 
+@dataclass(frozen=True)
+class SimilarIncident:
+    """An incident like another one, with the reasons in plain words rather than a score."""
+
+    incident: Incident
+    shared_terms: tuple[FacetValue, ...]  # tags both incidents name themselves
+    shared_signatures: tuple[str, ...]  # error signatures both incidents quote
+
+    def reasons(self, lang: str) -> list[str]:
+        """One line per facet with shared terms, and one for shared signatures."""
+        lines = []
+        for facet in FACETS:
+            labels = [value.label for value in self.shared_terms if value.facet == facet]
+            if labels:
+                lines.append(f"{label(f'facet.{facet}', lang)}: {', '.join(labels)}")
+        if self.shared_signatures:
+            heading = "같은 오류 메시지" if normalize_lang(lang) == "ko" else "Same error signature"
+            lines.append(f"{heading}: {', '.join(self.shared_signatures)}")
+        return lines
+
+
+def _values(params: Mapping[str, object], *keys: str) -> list[str]:
+    """Every value under any of the keys as strings; lists, tuples, scalars and None all accepted."""
+    found: list[str] = []
+    for key in keys:
+        try:
+            value = params.get(key)
+        except Exception:
+            continue
+        items = value if isinstance(value, list | tuple) else [value]
+        for item in items[:100]:
+            if item is None or isinstance(item, dict | list | tuple | set):
+                continue
+            found.append(item.decode("utf-8", "replace") if isinstance(item, bytes) else str(item))
+    return found
+
+
+def _clamped_int(values: list[str], *, default: int, low: int, high: int) -> int:
+    for value in values:
+        try:
+            number = int(value.strip()[:12])
+        except ValueError:
+            continue
+        return max(low, min(number, high))
+    return default
+
+
+def _unknown_value_message(facet: str, value: str, taxonomy: Taxonomy) -> str:
+    known = [term.id for term in taxonomy.terms(facet)]
+    close = difflib.get_close_matches(value, known, n=3)
+    hint = f"did you mean {', '.join(close)}?" if close else f"known values: {', '.join(known)}"
+    return f"unknown {facet} value {value[:60]!r}; {hint}"
+
+
 __all__ = [
     "DEFAULT_PER_PAGE",
     "FACETS",
@@ -81,5 +233,6 @@ __all__ = [
     "SearchHit",
     "SearchQuery",
     "SearchResult",
+    "SimilarIncident",
     "Sort",
 ]

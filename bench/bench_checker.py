@@ -1,0 +1,255 @@
+"""Checker benchmark: how a scan of a large GPU cluster compares with just parsing its snapshot.
+
+Generates a cluster (default 5,000 GPU nodes and 150,000 pods, plus GPU-agent DaemonSets, Jobs,
+JobSets and PyTorchJobs), writes it as one `kubectl get -o json` style List, then measures, each in
+a fresh subprocess so peak RSS (ru_maxrss) belongs to that measurement alone:
+
+1. orjson parse of the file (the floor any scan pays), also with the garbage collector paused,
+   which shows what a loader gains by pausing it while it parses;
+2. a full snapshot scan (load the file and run every registered check);
+3. a live scan of an emulated API server serving the same objects: requests sent against the
+   minimum (discovery plus Σ over kinds of ⌈objects/500⌉ pages), and wall time at the default
+   20 qps and unthrottled.
+
+Prints a Markdown table for BENCHMARKS.md.
+
+    .venv/bin/python bench/bench_checker.py [--nodes N --pods M] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
+
+from k8s_emulator import KubeEmulator  # noqa: E402
+from k8s_emulator.factories import gpu_cluster  # noqa: E402
+
+PAGE = 500
+
+
+def _peak_rss_mb() -> float:
+    """This process's peak RSS in MB.
+
+    VmHWM rather than ru_maxrss where there is /proc: on Linux ru_maxrss survives exec, so a worker
+    forked from this (large) parent would report the parent's size instead of its own.
+    """
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+def _worker(mode: str, path: str, extra: dict[str, Any]) -> dict[str, Any]:
+    """Run one measurement in this (fresh) process and return its figures."""
+    started = time.perf_counter()
+    if mode == "baseline":
+        return {"rss_mb": _peak_rss_mb()}
+    if mode in ("parse", "parse-gc-paused"):
+        raw = Path(path).read_bytes()
+        started = time.perf_counter()
+        if mode == "parse-gc-paused":
+            gc.disable()
+        document = orjson.loads(raw)
+        return {
+            "seconds": time.perf_counter() - started,
+            "objects": len(document["items"]),
+            "rss_mb": _peak_rss_mb(),
+        }
+    try:
+        from kubegap.checker.registry import all_checks
+        from kubegap.checker.runner import run_checks
+        from kubegap.checker.sources import load_snapshot_files
+    except ImportError as missing:
+        return {"error": f"scan engine not importable: {missing}"}
+    checks = len(all_checks())
+    if mode == "scan":
+        snapshot = load_snapshot_files([path])
+        loaded = time.perf_counter()
+        report = run_checks(snapshot)
+        done = time.perf_counter()
+        return {
+            "load_seconds": loaded - started,
+            "check_seconds": done - loaded,
+            "seconds": done - started,
+            "findings": len(report.findings),
+            "checks": checks,
+            "rss_mb": _peak_rss_mb(),
+        }
+    from kubegap.checker.live import read_cluster
+
+    snapshot = read_cluster(extra["kinds"], kubeconfig=path, qps=extra["qps"], timeout=60)
+    read = time.perf_counter()
+    report = run_checks(snapshot)
+    done = time.perf_counter()
+    return {
+        "read_seconds": read - started,
+        "seconds": done - started,
+        "requests": snapshot.requests,
+        "objects": sum(len(items) for items in snapshot.objects.values()),
+        "findings": len(report.findings),
+        "checks": checks,
+        "rss_mb": _peak_rss_mb(),
+    }
+
+
+def _measure(mode: str, path: Path, **extra: Any) -> dict[str, Any]:
+    command = [sys.executable, __file__, "--worker", mode, "--file", str(path), "--extra", json.dumps(extra)]
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    if done.returncode != 0:
+        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return {"error": f"{mode} worker failed: {tail}"}
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def _kind_key(obj: dict[str, Any]) -> str:
+    group = str(obj["apiVersion"]).rpartition("/")[0]
+    return f"{group}/{obj['kind']}" if group else str(obj["kind"])
+
+
+def _scan_kinds(objects: list[dict[str, Any]]) -> list[str]:
+    """What `kubegap scan` reads (the needs of every check) plus every kind in the generated cluster."""
+    kinds = {_kind_key(obj) for obj in objects}
+    try:
+        from kubegap.checker.rbac import kinds_read
+        from kubegap.checker.registry import all_checks
+
+        kinds |= set(kinds_read(check.meta for check in all_checks()))
+    except ImportError:
+        pass
+    return sorted(kinds - {"Secret"})
+
+
+def _mb(value: float) -> str:
+    return f"{value:,.0f} MB"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, default=5000)
+    parser.add_argument("--pods", type=int, default=150_000)
+    parser.add_argument("--quick", action="store_true", help="a smoke-sized run: 200 nodes, 6,000 pods")
+    parser.add_argument("--keep", type=Path, help="also write the generated List JSON here")
+    parser.add_argument("--skip-throttled", action="store_true", help="skip the live scan at 20 qps")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--file", help=argparse.SUPPRESS)
+    parser.add_argument("--extra", default="{}", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        print(json.dumps(_worker(args.worker, args.file, json.loads(args.extra))))
+        return
+    if args.quick:
+        args.nodes, args.pods = 200, 6000
+
+    started = time.perf_counter()
+    objects = list(gpu_cluster(args.nodes, args.pods))
+    counts: dict[str, int] = {}
+    for obj in objects:
+        counts[_kind_key(obj)] = counts.get(_kind_key(obj), 0) + 1
+    kinds = _scan_kinds(objects)
+    with tempfile.TemporaryDirectory(prefix="kubegap-bench-") as scratch:
+        snapshot_path = args.keep or Path(scratch) / "cluster.json"
+        snapshot_path.write_bytes(orjson.dumps({"apiVersion": "v1", "kind": "List", "items": objects}))
+        size_mb = snapshot_path.stat().st_size / 1e6
+        print(
+            f"generated {len(objects):,} objects ({size_mb:,.0f} MB) in {time.perf_counter() - started:.1f}s",
+            file=sys.stderr,
+        )
+
+        results = {
+            "baseline": _measure("baseline", snapshot_path),
+            "parse": _measure("parse", snapshot_path),
+            "parse-gc-paused": _measure("parse-gc-paused", snapshot_path),
+            "scan": _measure("scan", snapshot_path),
+        }
+        with KubeEmulator(objects, enable=kinds) as emulator:
+            kubeconfig = emulator.write_kubeconfig(Path(scratch) / "kubeconfig")
+            results["unthrottled"] = _measure("live", kubeconfig, kinds=kinds, qps=0)
+            discovery = sum(1 for request in emulator.requests if "limit" not in request.query)
+            if not args.skip_throttled:
+                results["throttled"] = _measure("live", kubeconfig, kinds=kinds, qps=20)
+    pages = sum(max(1, math.ceil(counts.get(kind, 0) / PAGE)) for kind in kinds)
+    print(_table(args, size_mb, len(objects), len(kinds), results, pages, discovery))
+
+
+def _table(
+    args: argparse.Namespace,
+    size_mb: float,
+    total: int,
+    kinds: int,
+    results: dict[str, dict[str, Any]],
+    pages: int,
+    discovery: int,
+) -> str:
+    """Markdown rows; RSS ratios use the RSS above a bare worker's, so interpreter start-up is not counted."""
+    baseline = results["baseline"].get("rss_mb", 0.0)
+    parse, scan = results["parse"], results["scan"]
+    rows = [
+        f"Checker benchmark: {args.nodes:,} GPU nodes, {args.pods:,} pods, {total:,} objects, "
+        f"{size_mb:,.0f} MB List JSON, {kinds} kinds listed live; a bare worker peaks at {_mb(baseline)}\n",
+        "| measure | time | peak RSS | ratio |",
+        "|---|---:|---:|---|",
+    ]
+    if "error" in parse:
+        return "\n".join([*rows, f"| orjson parse | {parse['error']} | | |"])
+
+    def memory(result: dict[str, Any]) -> str:
+        return f"(RSS - bare) / file = {(result['rss_mb'] - baseline) / size_mb:.1f}x"
+
+    rows.append(
+        f"| orjson parse (floor) | {parse['seconds']:.2f} s | {_mb(parse['rss_mb'])} | {memory(parse)} |"
+    )
+    paused = results.get("parse-gc-paused", {})
+    if "seconds" in paused:
+        ratio = f"time / parse = {paused['seconds'] / parse['seconds']:.2f}x"
+        rows.append(
+            f"| orjson parse, GC paused | {paused['seconds']:.2f} s | {_mb(paused['rss_mb'])} | {ratio} |"
+        )
+    if "error" in scan:
+        rows.append(f"| full snapshot scan | {scan['error']} | | |")
+    else:
+        label = f"full snapshot scan ({scan['checks']} checks; load {scan['load_seconds']:.2f} s"
+        label += f", checks {scan['check_seconds']:.2f} s)"
+        ratio = f"time / parse = {scan['seconds'] / parse['seconds']:.1f}x; {memory(scan)}"
+        rows.append(f"| {label} | {scan['seconds']:.2f} s | {_mb(scan['rss_mb'])} | {ratio} |")
+    for name, title in (
+        ("unthrottled", "live scan, unthrottled"),
+        ("throttled", "live scan, 20 qps (default)"),
+    ):
+        live = results.get(name)
+        if not live:
+            continue
+        if "error" in live:
+            rows.append(f"| {title} | {live['error']} | | |")
+            continue
+        lists = live["requests"] - discovery
+        ratio = f"requests {live['requests']:,} = {discovery} discovery + {lists:,} lists"
+        ratio += f" (Σ⌈objects/500⌉ = {pages:,})"
+        if "seconds" in scan:
+            ratio += f"; time / snapshot scan = {live['seconds'] / scan['seconds']:.1f}x"
+        title += f" (read {live['read_seconds']:.2f} s)"
+        rows.append(f"| {title} | {live['seconds']:.2f} s | {_mb(live['rss_mb'])} | {ratio} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    main()

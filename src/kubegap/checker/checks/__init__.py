@@ -1,0 +1,1 @@
+"""One module per check, discovered by listing this package; modules starting with '_' are helpers."""

@@ -1,0 +1,137 @@
+"""Small builders so every check writes findings the same way, with the check's own severity by default."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from kubegap.checker.check import CheckMeta
+from kubegap.checker.extract import Workload, pod_env, workloads
+from kubegap.checker.finding import CLUSTER, Finding, ObjectRef, Severity, Status
+from kubegap.checker.snapshot import Coverage, Snapshot
+from kubegap.knowledge.model import Bilingual
+
+GPU_NODE_NOTE = "no GPU nodes in this snapshot"
+
+
+def text(ko: str, en: str) -> Bilingual:
+    return Bilingual(ko=ko, en=en)
+
+
+def _finding(
+    meta: CheckMeta,
+    status: Status,
+    obj: ObjectRef | None,
+    message: str,
+    evidence: dict[str, object] | None,
+    severity: Severity | None,
+    reason: str = "",
+) -> Finding:
+    return Finding(
+        check_id=meta.id,
+        status=status,
+        severity=severity or meta.severity,
+        object=obj or CLUSTER,
+        message=message,
+        evidence=evidence or {},
+        reason=reason,
+    )
+
+
+def passed(
+    meta: CheckMeta, obj: ObjectRef | None, message: str, evidence: dict[str, object] | None = None
+) -> Finding:
+    return _finding(meta, Status.passed, obj, message, evidence, None)
+
+
+def failed(
+    meta: CheckMeta,
+    obj: ObjectRef | None,
+    message: str,
+    evidence: dict[str, object] | None = None,
+    severity: Severity | None = None,
+) -> Finding:
+    return _finding(meta, Status.failed, obj, message, evidence, severity)
+
+
+def unknown(
+    meta: CheckMeta, obj: ObjectRef | None, message: str, evidence: dict[str, object] | None = None
+) -> Finding:
+    """The API cannot show the answer: say what would have been needed."""
+    return _finding(meta, Status.unknown, obj, message, evidence, None, reason="not-decidable")
+
+
+def not_applicable(meta: CheckMeta, message: str) -> Finding:
+    return _finding(meta, Status.not_applicable, None, message, None, None, reason="not-applicable")
+
+
+def sample(names: list[str], limit: int = 10) -> list[str]:
+    """The first names of a long list, so evidence stays small on 5,000-node clusters."""
+    return sorted(names)[:limit]
+
+
+CORE_WORKLOAD_KINDS = (
+    "Pod",
+    "apps/Deployment",
+    "apps/StatefulSet",
+    "apps/DaemonSet",
+    "batch/Job",
+    "batch/CronJob",
+)
+
+
+def unread_kinds(snapshot: Snapshot, kinds: tuple[str, ...]) -> list[str]:
+    """Kinds that should have been read but were forbidden, failed or never collected.
+
+    'absent' is fine: a CRD that is not installed, or a manifest set without that kind, has no objects.
+    """
+    bad = (Coverage.forbidden, Coverage.failed, Coverage.not_collected)
+    return [kind for kind in kinds if snapshot.status_of(kind).status in bad]
+
+
+def crd_state(snapshot: Snapshot, key: str) -> str:
+    """'read', 'absent' (CRD not installed: not applicable) or 'unread' (could not look: unknown)."""
+    status = snapshot.status_of(key).status
+    if status is Coverage.read:
+        return "read"
+    return "absent" if status is Coverage.absent else "unread"
+
+
+def workload_verdicts(
+    meta: CheckMeta, snapshot: Snapshot, problems: list[Finding], examined: int, subject: str
+) -> Iterator[Finding]:
+    """Fails as found; otherwise one pass, or unknown when workload kinds could not be read."""
+    yield from problems
+    if problems:
+        return
+    missing = unread_kinds(snapshot, CORE_WORKLOAD_KINDS)
+    if missing:
+        yield unknown(meta, None, f"no problem in what was read, but {', '.join(missing)} could not be read")
+    elif examined == 0:
+        yield not_applicable(meta, f"no {subject} in this input")
+    else:
+        yield passed(meta, None, f"all {examined} {subject} are fine", {"examined": examined})
+
+
+def gpu_workloads(
+    snapshot: Snapshot, training_only: bool = False, distributed_only: bool = False
+) -> list[Workload]:
+    """GPU workloads (never DaemonSets: agents are not jobs), optionally only training or multi-node."""
+    chosen = []
+    for workload in workloads(snapshot):
+        if workload.kind_key == "apps/DaemonSet" or not workload.requests_gpus:
+            continue
+        if training_only and not workload.is_training:
+            continue
+        if distributed_only and not workload.distributed:
+            continue
+        chosen.append(workload)
+    return chosen
+
+
+def merged_env(workload: Workload, gpu_only: bool = True) -> dict[str, str]:
+    """Env of the workload's (GPU) templates merged: what the training processes would see."""
+    env: dict[str, str] = {}
+    for template in workload.templates:
+        if not gpu_only or template.gpus > 0:
+            env.update(pod_env(template.spec))
+    return env

@@ -1,0 +1,102 @@
+"""Cluster DNS is the path every service lookup takes; one replica or no PDB makes it a single point."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from kubegap.checker.check import CheckMeta
+from kubegap.checker.checks._common import failed, not_applicable, passed, text
+from kubegap.checker.extract import daemonsets, dig, integer, mapping, nodes, ref, selector_matches
+from kubegap.checker.finding import Finding, Severity
+from kubegap.checker.snapshot import Coverage, KubeObject, Snapshot
+
+LARGE_CLUSTER = 100
+
+CHECK = CheckMeta(
+    id="coredns-redundancy",
+    area="control-plane",
+    severity=Severity.medium,
+    title=text("클러스터 DNS가 단일 장애점임", "Cluster DNS is a single point of failure"),
+    why=text(
+        "서비스 디스커버리는 클러스터 DNS를 거칩니다. OpenAI 2024년 12월 장애에서 파드는 계속 돌았지만 "
+        "DNS가 컨트롤 플레인과 "
+        "함께 무너지자 ChatGPT, API, Sora가 모두 멈췄습니다. CoreDNS가 한 개뿐이거나 PDB가 없으면 노드 "
+        "하나의 drain으로도 "
+        "같은 경로가 끊깁니다.",
+        "Service discovery goes through cluster DNS. In OpenAI's December 2024 outage pods kept running, "
+        "but when "
+        "DNS went down with the control plane, ChatGPT, the API and Sora all stopped. With a single "
+        "CoreDNS "
+        "replica or no PDB, draining one node cuts the same path.",
+    ),
+    remediation=text(
+        "CoreDNS를 2개 이상(노드 수에 따라 cluster-proportional-autoscaler로)으로 늘리고, 서로 다른 "
+        "노드·존에 퍼뜨리고, "
+        "minAvailable 1 이상의 PDB를 두세요. 노드가 100대를 넘으면 NodeLocal DNSCache를 검토하세요.",
+        "Run at least two CoreDNS replicas (scaled with cluster-proportional-autoscaler), spread over "
+        "nodes and "
+        "zones, with a PDB of minAvailable 1 or more. Above 100 nodes consider NodeLocal DNSCache.",
+    ),
+    decides=text(
+        "kube-system의 CoreDNS(kube-dns) Deployment에서 replicas가 2 미만이면, 그 파드를 고르는 PDB가 "
+        "없으면 실패입니다. "
+        "노드가 100대 이상인데 NodeLocal DNSCache DaemonSet이 없으면 낮은 심각도로 실패입니다.",
+        "Fails when the CoreDNS (kube-dns) Deployment has fewer than 2 replicas or no PDB selects its "
+        "pods. With "
+        "100 or more nodes and no NodeLocal DNSCache DaemonSet, it fails at low severity.",
+    ),
+    incidents=("openai-2024-12-telemetry-kube-apiserver-overload",),
+    needs=("apps/Deployment", "policy/PodDisruptionBudget"),
+    optional=("Node", "apps/DaemonSet"),
+    components=("dns", "kubernetes-control-plane"),
+    references=(
+        "https://kubernetes.io/docs/tasks/administer-cluster/nodelocaldns/",
+        "https://kubernetes.io/docs/tasks/administer-cluster/dns-horizontal-autoscaling/",
+    ),
+)
+
+
+def _is_dns(deployment: KubeObject) -> bool:
+    labels = mapping(dig(deployment, "spec", "template", "metadata", "labels"))
+    name = str(dig(deployment, "metadata", "name") or "")
+    return labels.get("k8s-app") == "kube-dns" or name in ("coredns", "kube-dns")
+
+
+def run(snapshot: Snapshot) -> Iterator[Finding]:
+    dns = [d for d in snapshot.of("apps/Deployment") if _is_dns(d)]
+    if not dns:
+        yield not_applicable(CHECK, "no CoreDNS/kube-dns Deployment (DNS may be managed outside the cluster)")
+        return
+    budgets = snapshot.of("policy/PodDisruptionBudget")
+    for deployment in dns:
+        labels = {
+            str(k): str(v)
+            for k, v in mapping(dig(deployment, "spec", "template", "metadata", "labels")).items()
+        }
+        replicas = integer(dig(deployment, "spec", "replicas"), 1)
+        guarded = any(
+            selector_matches(labels, dig(pdb, "spec", "selector"))
+            and dig(pdb, "spec", "selector")
+            and dig(pdb, "metadata", "namespace") == dig(deployment, "metadata", "namespace")
+            for pdb in budgets
+        )
+        problems = ([f"{replicas} replica"] if replicas < 2 else []) + (
+            [] if guarded else ["no PodDisruptionBudget"]
+        )
+        evidence: dict[str, object] = {"replicas": replicas, "pdb": guarded}
+        if problems:
+            yield failed(CHECK, ref(deployment), f"cluster DNS has {' and '.join(problems)}", evidence)
+        else:
+            yield passed(
+                CHECK, ref(deployment), f"cluster DNS runs {replicas} replicas under a PDB", evidence
+            )
+    node_count = len(nodes(snapshot)) if snapshot.status_of("Node").status is Coverage.read else 0
+    has_cache = any(ds.role == "nodelocaldns" for ds in daemonsets(snapshot))
+    if node_count >= LARGE_CLUSTER and not has_cache:
+        yield failed(
+            CHECK,
+            None,
+            f"{node_count} nodes and no NodeLocal DNSCache",
+            {"nodes": node_count},
+            severity=Severity.low,
+        )

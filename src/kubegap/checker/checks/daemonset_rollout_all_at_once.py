@@ -1,0 +1,91 @@
+"""A DaemonSet rollout with maxUnavailable near 100% restarts a node agent on every node together."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from kubegap.checker.check import CheckMeta
+from kubegap.checker.checks._common import failed, not_applicable, passed, text
+from kubegap.checker.extract import GPU_STACK_ROLES, daemonsets, dig, integer, percent_or_count
+from kubegap.checker.finding import Finding, Severity
+from kubegap.checker.snapshot import Snapshot
+
+CNI_WORDS = ("calico", "cilium", "flannel", "aws-node", "kube-proxy", "antrea", "weave", "multus", "sriov")
+THRESHOLD = 0.5
+
+CHECK = CheckMeta(
+    id="daemonset-rollout-all-at-once",
+    area="fleet-change",
+    severity=Severity.medium,
+    title=text(
+        "노드 에이전트가 전 노드에서 한꺼번에 재시작되도록 설정됨",
+        "Node agents set to restart on every node at once",
+    ),
+    why=text(
+        "DaemonSet의 maxUnavailable이 절반 이상이면 잘못된 새 버전이 거의 모든 노드에 동시에 퍼집니다. "
+        "OpenAI의 CNI 설정 변경은 "
+        "특정 하드웨어에서만 깨졌는데 GPU 클러스터 전체의 네트워크를 끊었습니다. 천천히 굴렸다면 첫 몇 "
+        "노드에서 멈출 수 있었습니다.",
+        "With maxUnavailable at half or more, a bad new version reaches almost every node at once. "
+        "OpenAI's CNI "
+        "change broke only on one hardware variant yet cut networking for a whole GPU cluster; a slow "
+        "rollout "
+        "would have stopped after the first few nodes.",
+    ),
+    remediation=text(
+        "노드 에이전트 DaemonSet은 updateStrategy.rollingUpdate.maxUnavailable을 1이나 작은 비율(예: "
+        "10%)로 두고, "
+        "CNI·GPU 스택은 카나리아 노드 풀에서 먼저 굴리세요.",
+        "Set updateStrategy.rollingUpdate.maxUnavailable to 1 or a small percentage (e.g. 10%) on "
+        "node-agent "
+        "DaemonSets, and roll CNI and GPU-stack changes to a canary node pool first.",
+    ),
+    decides=text(
+        "RollingUpdate DaemonSet의 maxUnavailable이 50% 이상이거나 desiredNumberScheduled의 절반 이상이면 "
+        "실패입니다. "
+        "CNI와 GPU 스택 에이전트는 심각도를 높여 보고합니다.",
+        "Fails when a RollingUpdate DaemonSet's maxUnavailable is 50% or more, or at least half of "
+        "desiredNumberScheduled. CNI and GPU stack agents are reported at higher severity.",
+    ),
+    incidents=(
+        "openai-2023-01-cni-change-gpu-cluster",
+        "datadog-2023-03-systemd-networkd-unattended-upgrade",
+    ),
+    needs=("apps/DaemonSet",),
+    components=("node-agent", "cni", "deployment-pipeline"),
+    references=("https://kubernetes.io/docs/tasks/manage-daemon/update-daemon-set/",),
+)
+
+
+def run(snapshot: Snapshot) -> Iterator[Finding]:
+    views = daemonsets(snapshot)
+    if not views:
+        yield not_applicable(CHECK, "no DaemonSets")
+        return
+    risky = 0
+    for ds in views:
+        strategy = dig(ds.obj, "spec", "updateStrategy") or {}
+        if isinstance(strategy, dict) and strategy.get("type") == "OnDelete":
+            continue
+        value = dig(strategy, "rollingUpdate", "maxUnavailable")
+        if value is None:
+            continue
+        desired = integer(ds.status.get("desiredNumberScheduled"), 0)
+        fraction = (
+            percent_or_count(value, desired if desired else 0)
+            if not isinstance(value, str) or not value.endswith("%")
+            else percent_or_count(value, 1)
+        )
+        if fraction is None or fraction < THRESHOLD:
+            continue
+        risky += 1
+        critical_agent = ds.role in GPU_STACK_ROLES or any(word in ds.ref.name.lower() for word in CNI_WORDS)
+        yield failed(
+            CHECK,
+            ds.ref,
+            f"rollout may take down {value} of {ds.ref.name}'s pods at once",
+            {"maxUnavailable": value, "desired": desired, "role": ds.role or "other"},
+            severity=Severity.high if critical_agent else None,
+        )
+    if not risky:
+        yield passed(CHECK, None, f"all {len(views)} DaemonSets roll out gradually")

@@ -1,0 +1,102 @@
+"""dcgm-exporter must reach every GPU node: a missing toleration silently leaves nodes unwatched."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from kubegap.checker.check import CheckMeta
+from kubegap.checker.checks._common import GPU_NODE_NOTE, failed, not_applicable, passed, sample, text
+from kubegap.checker.extract import daemonsets, gpu_nodes, integer, placement_blockers
+from kubegap.checker.finding import Finding, Severity
+from kubegap.checker.snapshot import Snapshot
+
+CHECK = CheckMeta(
+    id="dcgm-exporter-coverage",
+    area="gpu-health",
+    severity=Severity.high,
+    title=text("dcgm-exporter가 닿지 않는 GPU 노드", "GPU nodes that dcgm-exporter does not reach"),
+    why=text(
+        "dcgm-exporter가 GPU 노드의 taint를 허용하지 않거나 nodeSelector가 맞지 않으면 그 노드에는 파드가 "
+        "뜨지 않습니다. "
+        "대시보드는 정상으로 보이지만, 바로 그 노드의 ECC·XID 오류는 아무도 보지 못합니다.",
+        "If dcgm-exporter does not tolerate a GPU node's taint or its nodeSelector does not match, no pod "
+        "lands "
+        "there. Dashboards look fine while that node's ECC and XID errors go unseen.",
+    ),
+    remediation=text(
+        "DaemonSet에 GPU 노드의 taint(예: nvidia.com/gpu:NoSchedule)에 대한 toleration을 추가하고, "
+        "nodeSelector가 모든 GPU "
+        "노드의 라벨과 맞는지 확인하세요. desiredNumberScheduled와 numberReady를 GPU 노드 수와 비교해 "
+        "경보를 거세요.",
+        "Add tolerations for the GPU nodes' taints (e.g. nvidia.com/gpu:NoSchedule) and make sure the "
+        "nodeSelector "
+        "matches every GPU node's labels. Alert when desiredNumberScheduled or numberReady falls below the "
+        "GPU node count.",
+    ),
+    decides=text(
+        "dcgm-exporter DaemonSet마다 각 GPU 노드에 스케줄될 수 있는지(nodeSelector, 필수 node affinity, "
+        "taint)와 "
+        "numberReady가 desiredNumberScheduled보다 작은지 봅니다.",
+        "For each dcgm-exporter DaemonSet, tests whether its pods can land on every GPU node "
+        "(nodeSelector, "
+        "required node affinity, taints) and whether numberReady is below desiredNumberScheduled.",
+    ),
+    incidents=("opt-2021-11-175b-early-hardware-restarts", "llama3-2024-54-day-interruptions"),
+    needs=("Node", "apps/DaemonSet"),
+    components=("gpu-health-monitoring", "monitoring"),
+    references=(
+        "https://github.com/NVIDIA/dcgm-exporter",
+        "https://kubernetes.io/docs/concepts/scheduling-eviction/taint-and-toleration/",
+    ),
+    manifests=False,
+)
+
+
+def run(snapshot: Snapshot) -> Iterator[Finding]:
+    nodes = gpu_nodes(snapshot)
+    if not nodes:
+        yield not_applicable(CHECK, GPU_NODE_NOTE)
+        return
+    exporters = [ds for ds in daemonsets(snapshot) if ds.role == "dcgm-exporter"]
+    if not exporters:
+        yield not_applicable(
+            CHECK,
+            "no dcgm-exporter DaemonSet (gpu-health-agent judges whether another agent covers the nodes)",
+        )
+        return
+    reachable: dict[str, list[str]] = {}
+    for exporter in exporters:
+        for node in nodes:
+            if not placement_blockers(exporter.spec, node.labels, node.taints, daemonset=True):
+                reachable.setdefault(node.name, []).append(exporter.ref.display())
+    missed = {node.name: node for node in nodes if node.name not in reachable}
+    for name, node in sorted(missed.items()):
+        reasons = {
+            ds.ref.display(): placement_blockers(ds.spec, node.labels, node.taints, daemonset=True)
+            for ds in exporters
+        }
+        yield failed(
+            CHECK,
+            node.ref,
+            f"no dcgm-exporter pod can be scheduled on GPU node {name}",
+            {"blockers": reasons},
+        )
+    for exporter in exporters:
+        desired = integer(exporter.status.get("desiredNumberScheduled"), -1)
+        ready = integer(exporter.status.get("numberReady"), -1)
+        if desired >= 0 and 0 <= ready < desired:
+            yield failed(
+                CHECK,
+                exporter.ref,
+                f"{exporter.ref.display()} has {ready} of {desired} pods ready",
+                {"desired": desired, "ready": ready},
+                severity=Severity.medium,
+            )
+            missed[exporter.ref.display()] = nodes[0]
+    if not missed:
+        yield passed(
+            CHECK,
+            None,
+            f"dcgm-exporter can reach all {len(nodes)} GPU nodes",
+            {"nodes": sample(list(reachable))},
+        )

@@ -1,0 +1,87 @@
+"""The container default /dev/shm is 64 MiB: NCCL and data-loader workers need far more."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from kubegap.checker.check import CheckMeta
+from kubegap.checker.checks._common import failed, gpu_workloads, text, workload_verdicts
+from kubegap.checker.extract import WORKLOAD_KINDS, shm_size_bytes
+from kubegap.checker.finding import Finding, Severity
+from kubegap.checker.snapshot import Snapshot
+
+MIN_BYTES = 1024**3
+# KubeRay mounts a memory /dev/shm into Ray pods itself; TrainJob pods take volumes from their runtime.
+SKIPPED = frozenset(
+    {"ray.io/RayJob", "ray.io/RayCluster", "ray.io/RayService", "trainer.kubeflow.org/TrainJob"}
+)
+
+CHECK = CheckMeta(
+    id="dev-shm-size",
+    area="training-jobs",
+    severity=Severity.medium,
+    title=text("GPU 파드의 /dev/shm이 너무 작음", "GPU pods with a too-small /dev/shm"),
+    why=text(
+        "컨테이너의 기본 /dev/shm은 64MiB입니다. 같은 노드의 GPU끼리 NCCL이 주고받는 버퍼와 PyTorch "
+        "DataLoader 워커의 텐서가 "
+        "여기를 지나므로, 작으면 'unable to allocate shared memory' 오류로 죽거나 데이터 로더가 멈춥니다. "
+        "BLOOM의 평가 단계 멈춤도 "
+        "데이터 로더 워커에서 시작됐습니다.",
+        "A container's default /dev/shm is 64 MiB. NCCL buffers between GPUs on one node and PyTorch "
+        "DataLoader "
+        "worker tensors pass through it, so when it is small jobs die with 'unable to allocate shared "
+        "memory' or "
+        "the loader stalls. BLOOM's evaluation hangs also started in data-loader workers.",
+    ),
+    remediation=text(
+        "emptyDir {medium: Memory, sizeLimit: 수 GiB} 볼륨을 /dev/shm에 마운트하세요(파드 메모리 한도에 "
+        "포함됩니다).",
+        "Mount an emptyDir {medium: Memory, sizeLimit: a few GiB} volume at /dev/shm (it counts against "
+        "the pod's memory limit).",
+    ),
+    decides=text(
+        "GPU를 2개 이상 요청하는 파드 템플릿이나 여러 노드 학습 템플릿에 메모리 emptyDir /dev/shm이 없거나 "
+        "1GiB 미만이고 "
+        "hostIPC도 아니면 실패입니다. KubeRay와 TrainJob은 그 컨트롤러가 정하므로 건너뜁니다.",
+        "Fails a pod template that requests 2+ GPUs, or belongs to multi-node training, when it has no "
+        "memory "
+        "emptyDir at /dev/shm (or one under 1 GiB) and is not hostIPC. KubeRay and TrainJob are skipped: "
+        "their "
+        "controllers decide.",
+    ),
+    incidents=("bloom-2022-05-18-dataloader-deadlock",),
+    needs=(),
+    optional=WORKLOAD_KINDS,
+    components=("data-loader", "nccl"),
+    references=(
+        "https://github.com/pytorch/pytorch#docker-image",
+        "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html",
+    ),
+)
+
+
+def run(snapshot: Snapshot) -> Iterator[Finding]:
+    chosen = [w for w in gpu_workloads(snapshot) if w.kind_key not in SKIPPED]
+    problems = []
+    for workload in chosen:
+        for template in workload.templates:
+            if (
+                template.gpus == 0
+                or (template.gpus < 2 and not workload.distributed)
+                or template.spec.get("hostIPC") is True
+            ):
+                continue
+            size = shm_size_bytes(template.spec)
+            if size is None or size < MIN_BYTES:
+                shown = "not mounted (64 MiB default)" if size is None else f"{int(size / 1024**2)} MiB"
+                role = f" ({template.role})" if template.role else ""
+                problems.append(
+                    failed(
+                        CHECK,
+                        workload.owner,
+                        f"/dev/shm{role} is {shown}",
+                        {"role": template.role, "gpus": template.gpus},
+                    )
+                )
+                break
+    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), "GPU workloads")

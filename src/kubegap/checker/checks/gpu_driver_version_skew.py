@@ -1,0 +1,103 @@
+"""One pool, one driver: a multi-node job spread over mixed drivers fails in ways no single node shows."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+
+from kubegap.checker.check import CheckMeta
+from kubegap.checker.checks._common import (
+    GPU_NODE_NOTE,
+    failed,
+    not_applicable,
+    passed,
+    sample,
+    text,
+    unknown,
+)
+from kubegap.checker.extract import gpu_nodes
+from kubegap.checker.extract.nodes import NodeView
+from kubegap.checker.finding import Finding, Severity
+from kubegap.checker.snapshot import Snapshot
+
+CHECK = CheckMeta(
+    id="gpu-driver-version-skew",
+    area="gpu-stack",
+    severity=Severity.medium,
+    title=text(
+        "같은 노드 풀 안에서 GPU 드라이버 버전이 다름", "GPU driver versions differ within one node pool"
+    ),
+    why=text(
+        "한 풀의 노드가 서로 다른 드라이버·CUDA 버전을 쓰면, 여러 노드에 걸친 학습 작업은 어느 노드에 "
+        "배치되느냐에 따라 "
+        "동작이 달라집니다. OPT 팀은 실행 중에 의존성이 몰래 바뀌어 학습 양상이 달라졌고, Imbue는 "
+        "펌웨어·VBIOS 버전 차이를 "
+        "따로 점검해야 했습니다.",
+        "When nodes of one pool run different driver or CUDA versions, a multi-node job behaves "
+        "differently "
+        "depending on where it lands. OPT saw training dynamics change after a dependency drifted mid-run, "
+        "and "
+        "Imbue had to police firmware and VBIOS drift host by host.",
+    ),
+    remediation=text(
+        "드라이버 업그레이드를 풀 단위로 끝까지 마치고(GPU Operator upgradePolicy), 끝나지 않은 노드는 "
+        "cordon하세요. "
+        "학습 작업은 nvidia.com/cuda.driver 라벨로 버전을 고정해 배치하세요.",
+        "Finish driver upgrades pool by pool (GPU Operator upgradePolicy) and cordon nodes left behind. "
+        "Pin "
+        "training jobs to one version with the nvidia.com/cuda.driver labels.",
+    ),
+    decides=text(
+        "GPU Feature Discovery 라벨(nvidia.com/cuda.driver.major/minor/rev 또는 "
+        "cuda.driver-version.full)로 노드 풀마다 "
+        "드라이버 버전을 모아, 한 풀에 두 버전 이상이면 실패입니다. 라벨이 없으면 판단할 수 없습니다.",
+        "Groups GPU nodes by pool and reads the GPU Feature Discovery labels "
+        "(nvidia.com/cuda.driver.major/minor/rev "
+        "or cuda.driver-version.full); more than one version in a pool fails. Without the labels it cannot "
+        "decide.",
+    ),
+    incidents=("opt-2021-12-accidental-megatron-upgrade", "imbue-2024-70b-cluster-bringup"),
+    needs=("Node",),
+    components=("gpu-driver", "gpu-operator"),
+    references=("https://github.com/NVIDIA/k8s-device-plugin#gpu-feature-discovery",),
+    manifests=False,
+)
+
+
+def driver_version(node: NodeView) -> str:
+    labels = node.labels
+    full = labels.get("nvidia.com/cuda.driver-version.full")
+    if full:
+        return full
+    parts = [labels.get(f"nvidia.com/cuda.driver.{part}", "") for part in ("major", "minor", "rev")]
+    return ".".join(parts) if parts[0] else ""
+
+
+def run(snapshot: Snapshot) -> Iterator[Finding]:
+    nodes = gpu_nodes(snapshot)
+    if not nodes:
+        yield not_applicable(CHECK, GPU_NODE_NOTE)
+        return
+    pools: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for node in nodes:
+        version = driver_version(node)
+        if version:
+            pool = node.pool or f"nvidia.com/gpu.product={node.labels.get('nvidia.com/gpu.product', '?')}"
+            pools[pool][version].append(node.name)
+    if not pools:
+        yield unknown(CHECK, None, "no GPU node has GPU Feature Discovery driver labels")
+        return
+    for pool, versions in sorted(pools.items()):
+        if len(versions) > 1:
+            evidence: dict[str, object] = {
+                "pool": pool,
+                "versions": {v: sample(n, 5) for v, n in versions.items()},
+            }
+            yield failed(
+                CHECK,
+                None,
+                f"pool {pool} runs {len(versions)} driver versions: {', '.join(sorted(versions))}",
+                evidence,
+            )
+        else:
+            yield passed(CHECK, None, f"pool {pool} runs one driver version {next(iter(versions))}")

@@ -1,0 +1,101 @@
+"""A hung multi-node job with no deadline holds its GPUs until a person notices."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from kubegap.checker.check import CheckMeta
+from kubegap.checker.checks._common import failed, gpu_workloads, text, workload_verdicts
+from kubegap.checker.extract import WORKLOAD_KINDS, dig, items
+from kubegap.checker.extract.workloads import Workload
+from kubegap.checker.finding import Finding, Severity
+from kubegap.checker.snapshot import Snapshot
+
+KUBEFLOW = (
+    "kubeflow.org/PyTorchJob",
+    "kubeflow.org/TFJob",
+    "kubeflow.org/MPIJob",
+    "kubeflow.org/PaddleJob",
+    "kubeflow.org/XGBoostJob",
+)
+JUDGED = frozenset({"batch/Job", "batch/CronJob", "jobset.x-k8s.io/JobSet", "ray.io/RayJob", *KUBEFLOW})
+
+CHECK = CheckMeta(
+    id="gpu-job-no-deadline",
+    area="training-jobs",
+    severity=Severity.low,
+    title=text("여러 노드 GPU 작업에 실행 시간 상한이 없음", "Multi-node GPU jobs without a deadline"),
+    why=text(
+        "NCCL 정리 단계에서 교착된 rank는 끝나지 않습니다. Goodfire에서는 죽은 64-GPU 작업 두 개가 좀비로 "
+        "남아 H100 128장을 "
+        "약 9시간 붙들었고, 7일 시간 제한만 바라보고 있었습니다. activeDeadlineSeconds는 적어도 그 낭비에 "
+        "상한을 둡니다.",
+        "A rank deadlocked in NCCL teardown never exits. At Goodfire two dead 64-GPU jobs stayed as "
+        "zombies holding "
+        "128 H100s for about 9 hours, heading for a 7-day limit. activeDeadlineSeconds at least caps that "
+        "waste.",
+    ),
+    remediation=text(
+        "Job/JobSet의 replicatedJobs에 activeDeadlineSeconds를, PyTorchJob 등은 "
+        "runPolicy.activeDeadlineSeconds를, RayJob은 "
+        "spec.activeDeadlineSeconds를 예상 실행 시간보다 넉넉히 두고, 진행 상황(step) 기반 감시도 함께 "
+        "두세요.",
+        "Set activeDeadlineSeconds (Job, JobSet replicatedJobs), runPolicy.activeDeadlineSeconds "
+        "(PyTorchJob and "
+        "friends) or spec.activeDeadlineSeconds (RayJob) comfortably above the expected run time, and add "
+        "a "
+        "progress (step) watchdog too.",
+    ),
+    decides=text(
+        "여러 노드에 걸친 GPU 학습 워크로드(Job, CronJob, JobSet, Kubeflow 작업, RayJob)에 종류별 "
+        "activeDeadlineSeconds가 "
+        "없으면 실패입니다.",
+        "Fails a multi-node GPU training workload (Job, CronJob, JobSet, Kubeflow job, RayJob) that has no "
+        "activeDeadlineSeconds in the field its kind uses.",
+    ),
+    incidents=(
+        "goodfire-2026-zombie-slurm-jobs-128-h100",
+        "pytorch-2023-nccl-watchdog-fails-to-crash",
+        "bloom-2022-04-30-eval-hang-deepspeed-race",
+    ),
+    needs=(),
+    optional=WORKLOAD_KINDS,
+    components=("job-scheduler", "nccl"),
+    references=(
+        "https://kubernetes.io/docs/concepts/workloads/controllers/job/#job-termination-and-cleanup",
+        "https://nvidia.github.io/OSMO/main/user_guide/troubleshooting/nccl.html",
+    ),
+)
+
+
+def deadline(workload: Workload) -> Any:
+    spec = dig(workload.obj, "spec")
+    if workload.kind_key == "batch/Job" or workload.kind_key == "ray.io/RayJob":
+        return dig(spec, "activeDeadlineSeconds")
+    if workload.kind_key == "batch/CronJob":
+        return dig(spec, "jobTemplate", "spec", "activeDeadlineSeconds")
+    if workload.kind_key == "jobset.x-k8s.io/JobSet":
+        found = [
+            dig(job, "template", "spec", "activeDeadlineSeconds")
+            for job in items(dig(spec, "replicatedJobs"))
+        ]
+        return next((value for value in found if value is not None), None)
+    return dig(spec, "runPolicy", "activeDeadlineSeconds")
+
+
+def run(snapshot: Snapshot) -> Iterator[Finding]:
+    chosen = [
+        w for w in gpu_workloads(snapshot, training_only=True, distributed_only=True) if w.kind_key in JUDGED
+    ]
+    problems = [
+        failed(
+            CHECK,
+            workload.owner,
+            f"{workload.pods}-pod GPU job has no activeDeadlineSeconds",
+            {"pods": workload.pods},
+        )
+        for workload in chosen
+        if deadline(workload) is None
+    ]
+    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), "multi-node GPU jobs")

@@ -1,0 +1,91 @@
+"""Without waitForPodsReady, Kueue can admit two gang jobs that each hold half the GPUs and wait forever."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import yaml
+
+from kubegap.checker.check import CheckMeta
+from kubegap.checker.checks._common import crd_state, failed, not_applicable, passed, text, unknown
+from kubegap.checker.extract import mapping, ref
+from kubegap.checker.finding import Finding, Severity
+from kubegap.checker.snapshot import KubeObject, Snapshot
+
+CONFIG_KEY = "controller_manager_config.yaml"
+QUEUE_KINDS = ("kueue.x-k8s.io/ClusterQueue", "kueue.x-k8s.io/LocalQueue")
+
+CHECK = CheckMeta(
+    id="kueue-wait-for-pods-ready",
+    area="training-jobs",
+    severity=Severity.medium,
+    title=text("Kueue에서 waitForPodsReady가 꺼져 있음", "Kueue waitForPodsReady disabled"),
+    why=text(
+        "waitForPodsReady 없이 Kueue는 작업을 승인한 뒤 파드가 실제로 다 떴는지 보지 않습니다. 여러 노드에 "
+        "걸친 작업 둘이 GPU를 "
+        "반씩 차지하면 서로를 기다리며 멈추고, 망가진 노드에 걸린 작업은 자원을 붙든 채 아무 진행도 하지 "
+        "않습니다.",
+        "Without waitForPodsReady, Kueue admits a job and never checks that its pods actually started. Two "
+        "multi-node jobs that each get half the GPUs wait on each other forever, and a job stuck on a "
+        "broken node "
+        "holds its quota while making no progress.",
+    ),
+    remediation=text(
+        "Kueue Configuration에 waitForPodsReady.enable: true와 timeout(예: 10m), requeuingStrategy를 두세요.",
+        "Set waitForPodsReady.enable: true with a timeout (e.g. 10m) and a requeuingStrategy in the Kueue "
+        "Configuration.",
+    ),
+    decides=text(
+        "Kueue 설정 ConfigMap(controller_manager_config.yaml)을 읽어 waitForPodsReady.enable이 true가 "
+        "아니면 실패입니다. "
+        "큐는 있는데 설정을 볼 수 없으면 알 수 없음입니다.",
+        "Reads the Kueue config ConfigMap (controller_manager_config.yaml); fails unless "
+        "waitForPodsReady.enable is "
+        "true. With queues present but the config not visible, the result is unknown.",
+    ),
+    incidents=(
+        "goodfire-2026-zombie-slurm-jobs-128-h100",
+        "bloom-2022-04-weekly-gpu-failures-hang-instead-of-exit",
+    ),
+    needs=(),
+    optional=("ConfigMap", *QUEUE_KINDS),
+    components=("job-scheduler",),
+    references=(
+        "https://kueue.sigs.k8s.io/docs/tasks/manage/setup_wait_for_pods_ready/",
+        "https://github.com/kubernetes-sigs/kueue/blob/main/apis/config/v1beta1/configuration_types.go",
+    ),
+)
+
+
+def kueue_config(config_map: KubeObject) -> dict[str, object] | None:
+    raw = mapping(config_map.get("data")).get(CONFIG_KEY)
+    if not isinstance(raw, str) or "kueue" not in raw:
+        return None
+    try:
+        parsed = yaml.safe_load(raw)
+    except yaml.YAMLError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
+
+
+def run(snapshot: Snapshot) -> Iterator[Finding]:
+    configs = [(cm, cfg) for cm in snapshot.of("ConfigMap") if (cfg := kueue_config(cm)) is not None]
+    for config_map, config in configs:
+        wait = mapping(config.get("waitForPodsReady"))
+        evidence: dict[str, object] = {"waitForPodsReady": wait or "(absent)"}
+        if wait.get("enable") is True:
+            yield passed(
+                CHECK,
+                ref(config_map),
+                f"waitForPodsReady on (timeout {wait.get('timeout', 'default')})",
+                evidence,
+            )
+        else:
+            yield failed(CHECK, ref(config_map), "waitForPodsReady is not enabled", evidence)
+    if configs:
+        return
+    queues = any(crd_state(snapshot, kind) == "read" and snapshot.of(kind) for kind in QUEUE_KINDS)
+    if queues:
+        yield unknown(CHECK, None, "Kueue queues exist but its configuration ConfigMap was not found")
+    else:
+        yield not_applicable(CHECK, "Kueue is not installed")

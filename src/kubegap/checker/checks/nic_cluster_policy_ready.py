@@ -1,0 +1,73 @@
+"""The Network Operator's NicClusterPolicy must be ready, or OFED/RDMA plugins are missing somewhere."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from kubegap.checker.check import CheckMeta
+from kubegap.checker.checks._common import crd_state, failed, not_applicable, passed, text, unknown
+from kubegap.checker.extract import dig, items, ref
+from kubegap.checker.finding import Finding, Severity
+from kubegap.checker.snapshot import Snapshot
+
+KIND = "mellanox.com/NicClusterPolicy"
+
+CHECK = CheckMeta(
+    id="nic-cluster-policy-ready",
+    area="networking",
+    severity=Severity.high,
+    title=text("NicClusterPolicy가 ready가 아님", "NicClusterPolicy not ready"),
+    why=text(
+        "NicClusterPolicy가 ready가 아니면 MOFED 드라이버, RDMA 디바이스 플러그인, Multus 같은 구성 요소가 "
+        "일부 노드에서 돌지 "
+        "않습니다. 새로 들어온 노드가 NCCL·InfiniBand 문제를 안고 오는 일은 대형 학습에서 반복되는 재시작 "
+        "원인이었습니다.",
+        "A NicClusterPolicy that is not ready means MOFED, the RDMA device plugin or Multus is not running "
+        "on some "
+        "nodes. Fresh nodes arriving with NCCL or InfiniBand problems were a recurring restart cause in "
+        "large runs.",
+    ),
+    remediation=text(
+        "kubectl get nicclusterpolicy -o yaml의 status.appliedStates에서 ready가 아닌 상태를 찾고, "
+        "nvidia-network-operator "
+        "네임스페이스의 해당 DaemonSet 파드 로그를 보세요.",
+        "Find the non-ready entries in status.appliedStates of kubectl get nicclusterpolicy -o yaml and "
+        "read the "
+        "logs of that DaemonSet in the nvidia-network-operator namespace.",
+    ),
+    decides=text(
+        "NicClusterPolicy의 status.state가 ready가 아니면 실패입니다.",
+        "Fails when a NicClusterPolicy's status.state is not ready.",
+    ),
+    incidents=("opt-2021-11-thanksgiving-restarts-buffer-nodes", "imbue-2024-70b-cluster-bringup"),
+    needs=(),
+    optional=(KIND,),
+    components=("infiniband-rdma", "network"),
+    references=("https://github.com/Mellanox/network-operator",),
+    manifests=False,
+)
+
+
+def run(snapshot: Snapshot) -> Iterator[Finding]:
+    state = crd_state(snapshot, KIND)
+    if state == "unread":
+        yield unknown(CHECK, None, "NicClusterPolicy objects could not be read")
+        return
+    policies = snapshot.of(KIND)
+    if not policies:
+        yield not_applicable(CHECK, "the NVIDIA Network Operator is not installed")
+        return
+    for policy in policies:
+        status = str(dig(policy, "status", "state") or "")
+        pending = [
+            str(s.get("name"))
+            for s in items(dig(policy, "status", "appliedStates"))
+            if s.get("state") != "ready"
+        ]
+        evidence: dict[str, object] = {"state": status or "(none)", "not_ready": pending}
+        if status == "ready":
+            yield passed(CHECK, ref(policy), "NicClusterPolicy is ready", evidence)
+        elif not status:
+            yield unknown(CHECK, ref(policy), "NicClusterPolicy has no status yet", evidence)
+        else:
+            yield failed(CHECK, ref(policy), f"NicClusterPolicy state is {status}", evidence)

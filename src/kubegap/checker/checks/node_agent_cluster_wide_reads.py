@@ -1,0 +1,101 @@
+"""A per-node agent that LISTs pods or endpoints cluster-wide multiplies API load by the node count."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from kubegap.checker.check import CheckMeta
+from kubegap.checker.checks._common import failed, not_applicable, passed, text
+from kubegap.checker.extract import cluster_wide_reads, daemonsets
+from kubegap.checker.extract.agents import NODE_SCOPED_ROLES, DaemonSetView
+from kubegap.checker.finding import Finding, Severity
+from kubegap.checker.snapshot import Snapshot
+
+RBAC_KINDS = ("rbac.authorization.k8s.io/ClusterRole", "rbac.authorization.k8s.io/ClusterRoleBinding")
+# Reads whose cost grows with the cluster: pods/endpoints of every namespace from every node.
+FAN_OUT = frozenset({"pods", "endpoints", "endpointslices", "secrets", "configmaps", "events"})
+
+CHECK = CheckMeta(
+    id="node-agent-cluster-wide-reads",
+    area="control-plane",
+    severity=Severity.medium,
+    title=text(
+        "노드마다 뜨는 에이전트가 클러스터 전체를 LIST/WATCH함",
+        "Per-node agents that LIST/WATCH the whole cluster",
+    ),
+    why=text(
+        "DaemonSet 파드 하나하나가 모든 네임스페이스의 pods·endpoints를 LIST하면, API 서버 부하가 노드 "
+        "수에 비례해 커집니다. "
+        "OpenAI는 2024년 12월 새 텔레메트리 서비스가 바로 이렇게 동작해 큰 클러스터의 컨트롤 플레인이 모두 "
+        "쓰러졌습니다.",
+        "When every DaemonSet pod LISTs pods or endpoints across all namespaces, API server load grows "
+        "with the "
+        "node count. In December 2024 a new OpenAI telemetry service did exactly this and took down the "
+        "control "
+        "planes of its largest clusters.",
+    ),
+    remediation=text(
+        "에이전트가 자기 노드의 파드만 보도록 fieldSelector spec.nodeName을 쓰거나 kubelet API를 읽게 "
+        "하고, RBAC를 "
+        "필요한 리소스로 줄이세요. 꼭 필요하면 전용 FlowSchema와 작은 priority level로 "
+        "묶으세요(node-agent-apf-guard 참고).",
+        "Make the agent watch only its own node's pods (fieldSelector spec.nodeName, or the kubelet API) "
+        "and trim "
+        "its RBAC to what it needs. If it must read cluster-wide, fence it with a dedicated FlowSchema and "
+        "a small "
+        "priority level (see node-agent-apf-guard).",
+    ),
+    decides=text(
+        "DaemonSet의 ServiceAccount가 ClusterRoleBinding으로 "
+        "pods·endpoints·endpointslices·secrets·configmaps·events를 "
+        "list/watch할 수 있으면 실패입니다. 네임스페이스 하나에 묶인 RoleBinding은 세지 않습니다.",
+        "Fails when a DaemonSet's ServiceAccount may list/watch pods, endpoints, endpointslices, secrets, "
+        "configmaps or events through a ClusterRoleBinding. RoleBindings confined to one namespace do not "
+        "count.",
+    ),
+    incidents=(
+        "openai-2024-12-telemetry-kube-apiserver-overload",
+        "openai-2021-k8s-7500-nodes-scaling-limits",
+        "openai-2018-k8s-etcd-disk-latency",
+    ),
+    needs=("apps/DaemonSet", *RBAC_KINDS),
+    components=("kube-apiserver", "node-agent", "monitoring"),
+    references=(
+        "https://status.openai.com/incidents/ctrsv3lwd797",
+        "https://kubernetes.io/docs/reference/using-api/api-concepts/#efficient-detection-of-changes",
+    ),
+)
+
+
+def heavy_agents(snapshot: Snapshot) -> list[tuple[DaemonSetView, list[str]]]:
+    """DaemonSets whose ServiceAccount may LIST/WATCH fan-out resources in every namespace."""
+    grants = cluster_wide_reads(snapshot)
+    found = []
+    for ds in daemonsets(snapshot):
+        if ds.role in NODE_SCOPED_ROLES or "kubelet-plugin" in ds.ref.name:
+            continue
+        resources = sorted(grants.get((ds.namespace, ds.service_account), set()) & FAN_OUT)
+        if resources:
+            found.append((ds, resources))
+    return found
+
+
+def run(snapshot: Snapshot) -> Iterator[Finding]:
+    views = daemonsets(snapshot)
+    if not views:
+        yield not_applicable(CHECK, "no DaemonSets")
+        return
+    heavy = heavy_agents(snapshot)
+    for ds, resources in heavy:
+        evidence: dict[str, object] = {
+            "serviceAccount": f"{ds.namespace}/{ds.service_account}",
+            "resources": resources,
+        }
+        yield failed(
+            CHECK,
+            ds.ref,
+            f"every pod of {ds.ref.name} may list/watch {', '.join(resources)} cluster-wide",
+            evidence,
+        )
+    if not heavy:
+        yield passed(CHECK, None, f"none of {len(views)} DaemonSets may list pods or endpoints cluster-wide")

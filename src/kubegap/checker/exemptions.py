@@ -1,0 +1,187 @@
+"""Accepted risks: a fail the owner has decided to live with stays visible, marked with who exempted it.
+
+Two ways to exempt. A YAML file (reviewed like code, every entry with a reason and maybe an expiry):
+
+    exemptions:
+      - check: gpu-health-agent      # a check id, or "*"
+        namespace: "research-*"      # glob, default "*"
+        name: "*"                    # glob, default "*"
+        kind: DaemonSet              # optional
+        reason: "burn-in pool, health agent comes with the next image"
+        expires: 2026-03-31          # optional; after it the entry is ignored and reported
+
+and the annotation `kubegap.io/ignore: <check-id>,<check-id>` (or `all`) on the object itself, which a
+flag can switch off. An exempted fail keeps status fail and gains `exempted_by`; nothing is dropped.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import fnmatch
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from kubegap.checker.finding import Finding, ObjectRef, Status
+from kubegap.checker.snapshot import KubeObject, Snapshot, kind_key
+from kubegap.errors import InputError
+
+ANNOTATION = "kubegap.io/ignore"
+
+
+class Exemption(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    check: str = Field(min_length=1)
+    namespace: str = "*"
+    name: str = "*"
+    kind: str = ""
+    reason: str = Field(min_length=1)
+    expires: dt.date | None = None
+
+    def matches(self, finding: Finding) -> bool:
+        ref = finding.object
+        return (
+            (self.check == "*" or self.check == finding.check_id)
+            and fnmatch.fnmatchcase(ref.namespace, self.namespace)
+            and fnmatch.fnmatchcase(ref.name, self.name)
+            and (not self.kind or self.kind in {ref.kind, kind_key(ref.api_version, ref.kind)})
+        )
+
+    def describe(self) -> str:
+        until = f", until {self.expires.isoformat()}" if self.expires else ""
+        return f"exemption ({self.check} {self.namespace}/{self.name}): {self.reason}{until}"
+
+
+class _ExemptionFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    exemptions: list[Exemption] = Field(default_factory=list)
+
+
+@dataclass
+class ExemptionSet:
+    """The entries in force, and those that expired (reported, not applied)."""
+
+    rules: list[Exemption] = field(default_factory=list)
+    expired: list[Exemption] = field(default_factory=list)
+    source: str = ""
+
+    def notes(self) -> list[str]:
+        return [
+            f"{self.source}: expired on {rule.expires} and ignored: {rule.describe()}"
+            for rule in self.expired
+            if rule.expires is not None
+        ]
+
+
+def _first_problem(path: Path, error: ValidationError) -> str:
+    problem = error.errors()[0]
+    location = ".".join(str(part) for part in problem["loc"])
+    if location.startswith("exemptions."):
+        index = location.split(".")[1]
+        rest = ".".join(location.split(".")[2:])
+        if index.isdigit():
+            location = f"entry {int(index) + 1}" + (f": {rest}" if rest else "")
+    return f"{path}: {location}: {problem['msg']}"
+
+
+def parse_exemptions(text: str, path: Path, today: dt.date | None = None) -> ExemptionSet:
+    """Parse exemption YAML; any problem is one InputError line naming the file and the entry."""
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise InputError(f"{path}: not valid YAML{where}") from None
+    if data is None:
+        data = {"exemptions": []}
+    if isinstance(data, list):
+        data = {"exemptions": data}
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: expected a mapping with an 'exemptions' list")
+    try:
+        parsed = _ExemptionFile.model_validate(data)
+    except ValidationError as error:
+        raise InputError(_first_problem(path, error)) from None
+    today = today or dt.datetime.now(dt.UTC).date()
+    active = [rule for rule in parsed.exemptions if rule.expires is None or rule.expires >= today]
+    expired = [rule for rule in parsed.exemptions if rule.expires is not None and rule.expires < today]
+    return ExemptionSet(rules=active, expired=expired, source=str(path))
+
+
+def load_exemptions(path: str | Path, today: dt.date | None = None) -> ExemptionSet:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else "not readable text"
+        raise InputError(f"{path}: cannot read exemptions file: {reason}") from None
+    return parse_exemptions(text, path, today)
+
+
+class _AnnotationIndex:
+    """(kind, namespace, name) -> the object's ignore annotation, built once per kind and only when asked."""
+
+    def __init__(self, snapshot: Snapshot) -> None:
+        self._snapshot = snapshot
+        self._by_kind: dict[str, dict[tuple[str, str], str]] = {}
+
+    def _index(self, key: str) -> dict[tuple[str, str], str]:
+        found = self._by_kind.get(key)
+        if found is None:
+            found = {}
+            for obj in self._snapshot.of(key):
+                value = _ignore_annotation(obj)
+                if value:
+                    metadata = obj.get("metadata") or {}
+                    found[(str(metadata.get("namespace") or ""), str(metadata.get("name") or ""))] = value
+            self._by_kind[key] = found
+        return found
+
+    def annotation(self, ref: ObjectRef) -> str:
+        keys = [kind_key(ref.api_version, ref.kind)] if ref.api_version else []
+        keys += [key for key in self._snapshot.kinds() if key.rsplit("/", 1)[-1] == ref.kind]
+        for key in dict.fromkeys(keys):
+            value = self._index(key).get((ref.namespace, ref.name))
+            if value:
+                return value
+        return ""
+
+
+def _ignore_annotation(obj: KubeObject) -> str:
+    metadata = obj.get("metadata")
+    annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
+    value = annotations.get(ANNOTATION) if isinstance(annotations, dict) else None
+    return value if isinstance(value, str) else ""
+
+
+def _annotation_covers(value: str, check_id: str) -> bool:
+    wanted = {part.strip() for part in value.split(",")}
+    return "all" in wanted or "*" in wanted or check_id in wanted
+
+
+def apply_exemptions(
+    findings: Iterable[Finding],
+    snapshot: Snapshot,
+    exemptions: ExemptionSet | None = None,
+    honour_annotations: bool = True,
+) -> list[Finding]:
+    """Mark fails covered by a file entry or an annotation; other findings pass through unchanged."""
+    index = _AnnotationIndex(snapshot) if honour_annotations else None
+    rules = exemptions.rules if exemptions else []
+    result: list[Finding] = []
+    for finding in findings:
+        if finding.status is not Status.failed or finding.exempted_by:
+            result.append(finding)
+            continue
+        by = next((rule.describe() for rule in rules if rule.matches(finding)), "")
+        if not by and index is not None:
+            value = index.annotation(finding.object)
+            if value and _annotation_covers(value, finding.check_id):
+                by = f"annotation {ANNOTATION}: {value}"
+        result.append(replace(finding, exempted_by=by) if by else finding)
+    return result

@@ -1,0 +1,145 @@
+"""Per-node agents: which DaemonSet (or pod) is a GPU driver, device plugin, DCGM, NPD, kured, ...
+
+Recognised by name, image and app labels, because the same agent ships under many chart names
+(GPU Operator operands, standalone Helm charts, cloud add-ons). Also the pods-by-node index.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from kubegap.checker.extract._fields import (
+    controller_owner,
+    dig,
+    labels_of,
+    mapping,
+    name_of,
+    namespace_of,
+    ref,
+)
+from kubegap.checker.extract._memo import memo
+from kubegap.checker.extract.podspec import images
+from kubegap.checker.finding import ObjectRef
+from kubegap.checker.snapshot import KubeObject, Snapshot
+
+# role -> words that identify it in a DaemonSet/pod name, image or app label (checked in this order)
+AGENT_ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("dcgm-exporter", ("dcgm-exporter",)),
+    ("device-plugin", ("device-plugin", "k8s-device-plugin", "amdgpu-dp")),
+    ("gpu-feature-discovery", ("gpu-feature-discovery",)),
+    ("dcgm", ("nvidia-dcgm", "/dcgm:", "dcgm-hostengine", "cloud-native/dcgm")),
+    ("driver", ("nvidia-driver", "/driver:", "nvidia-vgpu-manager", "amdgpu-driver")),
+    ("container-toolkit", ("container-toolkit",)),
+    ("mig-manager", ("mig-manager",)),
+    ("operator-validator", ("operator-validator", "gpu-operator-validator")),
+    ("node-problem-detector", ("node-problem-detector",)),
+    ("autopilot", ("autopilot",)),
+    ("nvsentinel", ("nvsentinel",)),
+    ("eks-node-monitoring-agent", ("eks-node-monitoring-agent", "node-monitoring-agent")),
+    ("gpud", ("gpud",)),
+    ("kured", ("kured",)),
+    ("nodelocaldns", ("node-local-dns", "nodelocaldns", "k8s-dns-node-cache")),
+)
+# Upstream GPU agents whose pod reads are scoped to their own node (field selector or kubelet socket).
+NODE_SCOPED_ROLES = frozenset(
+    {
+        "driver",
+        "device-plugin",
+        "dcgm-exporter",
+        "dcgm",
+        "container-toolkit",
+        "mig-manager",
+        "operator-validator",
+        "gpu-feature-discovery",
+    }
+)
+# Agents that turn GPU faults (XID, ECC, NVLink) into a signal someone acts on.
+GPU_HEALTH_ROLES = frozenset(
+    {"dcgm-exporter", "dcgm", "autopilot", "nvsentinel", "eks-node-monitoring-agent", "gpud"}
+)
+# The GPU software stack itself: if these are evicted or restarted at once, GPUs vanish.
+GPU_STACK_ROLES = frozenset(
+    {"device-plugin", "dcgm-exporter", "dcgm", "driver", "container-toolkit", "node-problem-detector"}
+)
+
+
+def classify(name: str, spec: dict[str, Any], labels: dict[str, str]) -> str:
+    """The agent role of a DaemonSet or pod, or '' when it is none we know."""
+    app = " ".join(labels.get(key, "") for key in ("app", "app.kubernetes.io/name", "k8s-app", "name"))
+    # Names first: GPU Feature Discovery ships in the device-plugin image, so the image alone misleads.
+    for text in (" ".join([name, app]).lower(), " ".join(images(spec)).lower()):
+        for role, words in AGENT_ROLES:
+            if any(word in text for word in words):
+                return role
+    return ""
+
+
+@dataclass(frozen=True)
+class DaemonSetView:
+    ref: ObjectRef
+    obj: KubeObject
+    spec: dict[str, Any]  # pod template spec
+    role: str
+
+    @property
+    def namespace(self) -> str:
+        return self.ref.namespace
+
+    @property
+    def status(self) -> dict[str, Any]:
+        return mapping(self.obj.get("status"))
+
+    @property
+    def service_account(self) -> str:
+        return str(self.spec.get("serviceAccountName") or self.spec.get("serviceAccount") or "default")
+
+
+def daemonsets(snapshot: Snapshot) -> list[DaemonSetView]:
+    """Every DaemonSet with its pod template and agent role, built once per snapshot."""
+
+    def build(snap: Snapshot) -> list[DaemonSetView]:
+        views = []
+        for obj in snap.of("apps/DaemonSet"):
+            spec = mapping(dig(obj, "spec", "template", "spec"))
+            labels = labels_of(obj) | mapping(dig(obj, "spec", "template", "metadata", "labels"))
+            views.append(DaemonSetView(ref(obj), obj, spec, classify(name_of(obj), spec, labels)))
+        return views
+
+    return memo(snapshot, "daemonsets", build)
+
+
+def _pod_role(pod: KubeObject) -> str:
+    owner = controller_owner(pod) or {}
+    name = str(owner.get("name") or name_of(pod)) if owner.get("kind") == "DaemonSet" else name_of(pod)
+    return classify(name, mapping(pod.get("spec")), labels_of(pod))
+
+
+@dataclass(frozen=True)
+class PodIndex:
+    by_node: dict[str, list[KubeObject]]  # running or pending pods bound to a node
+    roles_by_node: dict[str, set[str]]  # agent roles with a Running pod on the node
+
+
+def pod_index(snapshot: Snapshot) -> PodIndex:
+    """Pods grouped by node and agent roles per node: one pass over all pods, shared by all checks."""
+
+    def build(snap: Snapshot) -> PodIndex:
+        by_node: dict[str, list[KubeObject]] = defaultdict(list)
+        roles: dict[str, set[str]] = defaultdict(set)
+        for pod in snap.of("Pod"):
+            node = dig(pod, "spec", "nodeName")
+            phase = dig(pod, "status", "phase")
+            if not isinstance(node, str) or phase in ("Succeeded", "Failed"):
+                continue
+            by_node[node].append(pod)
+            if phase == "Running" and (role := _pod_role(pod)):
+                roles[node].add(role)
+        return PodIndex(dict(by_node), dict(roles))
+
+    return memo(snapshot, "pod_index", build)
+
+
+def namespaced_name(obj: KubeObject) -> str:
+    return f"{namespace_of(obj)}/{name_of(obj)}"

@@ -1,0 +1,72 @@
+"""Node conditions that GPU and fabric health agents publish, and which of them mean 'broken'.
+
+Agents disagree on polarity: NPD-style problem conditions (XIDErrors, GPUMissing) are bad when True,
+while readiness conditions (AcceleratedHardwareReady) are bad when False. We read both.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kubegap.checker.extract.nodes import NodeView
+
+_GPU_WORDS = (
+    "gpu",
+    "xid",
+    "nvlink",
+    "nvidia",
+    "acceleratedhardware",
+    "accelerator",
+    "dcgm",
+    "fabric",
+    "ecc",
+    "rowremap",
+)
+_NETWORK_WORDS = ("iblink", "infiniband", "rdma", "ibport", "nicready", "mlx")
+_POSITIVE_SUFFIXES = ("ready", "healthy", "ok", "available")
+# Labels written by active-health tools; the value shows a failed diagnostic.
+HEALTH_LABELS = {
+    "autopilot.ibm.com/gpuhealth": ("EVICT", "ERR"),
+    "autopilot.ibm.com/dcgm.level.3": ("ERR",),
+    "dcgm.level.3": ("ERR",),
+    "sagemaker.amazonaws.com/node-health-status": (
+        "UnschedulablePendingReplacement",
+        "UnschedulablePendingReboot",
+    ),
+}
+
+
+def _matches(condition_type: str, words: tuple[str, ...]) -> bool:
+    lowered = condition_type.lower()
+    return any(word in lowered for word in words)
+
+
+def is_bad(condition_type: str, condition: dict[str, Any]) -> bool:
+    status = str(condition.get("status") or "")
+    if condition_type.lower().endswith(_POSITIVE_SUFFIXES):
+        return status == "False"
+    return status == "True"
+
+
+def gpu_conditions(node: NodeView) -> dict[str, dict[str, Any]]:
+    """Conditions about GPUs, NVLink or the NVSwitch fabric (never the kubelet's own)."""
+    return {key: value for key, value in node.conditions.items() if _matches(key, _GPU_WORDS)}
+
+
+def network_conditions(node: NodeView) -> dict[str, dict[str, Any]]:
+    """Conditions about InfiniBand/RDMA links."""
+    return {key: value for key, value in node.conditions.items() if _matches(key, _NETWORK_WORDS)}
+
+
+def bad_gpu_signals(node: NodeView) -> list[str]:
+    """GPU conditions and health labels on the node that say the GPU stack is broken."""
+    signals = [
+        f"condition {key}={value.get('status')} ({value.get('reason') or 'no reason'})"
+        for key, value in gpu_conditions(node).items()
+        if is_bad(key, value)
+    ]
+    for label, bad_prefixes in HEALTH_LABELS.items():
+        value = node.labels.get(label, "")
+        if value and value.startswith(bad_prefixes):
+            signals.append(f"label {label}={value}")
+    return signals

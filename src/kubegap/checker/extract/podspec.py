@@ -1,0 +1,107 @@
+"""Reading a pod spec: containers, env, GPU requests, volumes. Shared by every workload kind."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kubegap.checker.extract._fields import dig, integer, items, mapping, quantity, strings
+
+GPU_RESOURCE_PREFIXES = ("nvidia.com/gpu", "nvidia.com/mig-", "amd.com/gpu", "gpu.intel.com/")
+
+
+def is_gpu_resource(name: str) -> bool:
+    return name.startswith(GPU_RESOURCE_PREFIXES)
+
+
+def containers(spec: dict[str, Any], include_init: bool = True) -> list[dict[str, Any]]:
+    """App containers, then init containers (sidecars live there too)."""
+    found = items(spec.get("containers"))
+    if include_init:
+        found = found + items(spec.get("initContainers"))
+    return found
+
+
+def container_env(container: dict[str, Any]) -> dict[str, str]:
+    """Literal env values of one container; valueFrom entries map to '' (set, value not visible)."""
+    env: dict[str, str] = {}
+    for entry in items(container.get("env")):
+        name = entry.get("name")
+        if not isinstance(name, str):
+            continue
+        value = entry.get("value")
+        env[name] = "" if value is None else str(value)
+    return env
+
+
+def pod_env(spec: dict[str, Any]) -> dict[str, str]:
+    """Env of all app containers merged (later containers win): what the training process would see."""
+    merged: dict[str, str] = {}
+    for container in containers(spec, include_init=False):
+        merged.update(container_env(container))
+    return merged
+
+
+def gpus_requested(spec: dict[str, Any]) -> int:
+    """GPUs (or MIG slices) one pod asks for: the sum over app containers of limits, else requests."""
+    total = 0
+    for container in containers(spec, include_init=False):
+        resources = mapping(container.get("resources"))
+        chosen = mapping(resources.get("limits")) or mapping(resources.get("requests"))
+        for name, value in chosen.items():
+            if is_gpu_resource(str(name)):
+                total += max(integer(value), 0)
+    return total + _dra_gpu_claims(spec)
+
+
+def _dra_gpu_claims(spec: dict[str, Any]) -> int:
+    """Pods on DRA ask via resourceClaims; count a claim whose name or template mentions gpu."""
+    claims = 0
+    for claim in items(spec.get("resourceClaims")):
+        text = " ".join(str(value) for value in claim.values() if isinstance(value, str))
+        if "gpu" in text.lower():
+            claims += 1
+    return claims
+
+
+def images(spec: dict[str, Any]) -> list[str]:
+    return [str(container.get("image") or "") for container in containers(spec)]
+
+
+def command_line(container: dict[str, Any]) -> list[str]:
+    """command + args of a container as one list of words."""
+    return strings(container.get("command")) + strings(container.get("args"))
+
+
+def mounts(container: dict[str, Any]) -> dict[str, str]:
+    """mountPath -> volume name for one container."""
+    result: dict[str, str] = {}
+    for mount in items(container.get("volumeMounts")):
+        path, name = mount.get("mountPath"), mount.get("name")
+        if isinstance(path, str) and isinstance(name, str):
+            result[path.rstrip("/") or "/"] = name
+    return result
+
+
+def volumes(spec: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Volume name -> volume definition."""
+    return {str(volume.get("name")): volume for volume in items(spec.get("volumes")) if volume.get("name")}
+
+
+def shm_size_bytes(spec: dict[str, Any]) -> float | None:
+    """Size of /dev/shm the pod gets from a memory emptyDir: None if not mounted, inf if unlimited."""
+    defined = volumes(spec)
+    for container in containers(spec, include_init=False):
+        volume_name = mounts(container).get("/dev/shm")
+        if volume_name is None:
+            continue
+        empty_dir = dig(defined.get(volume_name, {}), "emptyDir")
+        if isinstance(empty_dir, dict) and empty_dir.get("medium") == "Memory":
+            limit = quantity(empty_dir.get("sizeLimit"))
+            return float("inf") if limit is None else limit
+        if defined.get(volume_name, {}).get("hostPath") is not None:
+            return float("inf")
+    return None
+
+
+def priority_class(spec: dict[str, Any]) -> str:
+    return str(spec.get("priorityClassName") or "")

@@ -1,0 +1,163 @@
+"""The read-only ClusterRole kubegap needs, generated from what the checks declare they read.
+
+Every check lists the kinds it `needs` and may use (`optional`); this module maps each kind key to its
+API group and resource and emits one rule per group with the verbs `get` and `list` only. Secrets
+are never granted, whatever a check declares. `deploy/rbac.yaml` is this output, and a test fails
+when the two drift.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import yaml
+
+from kubegap.checker.check import CheckMeta
+
+ROLE_NAME = "kubegap-reader"
+VERBS = ("get", "list")
+FORBIDDEN_RESOURCES = frozenset({"secrets"})
+
+# kind key -> (API group, resource plural). Keep sorted by group; add a line when a check reads a new kind.
+KIND_RESOURCES: dict[str, tuple[str, str]] = {
+    "ConfigMap": ("", "configmaps"),
+    "Endpoints": ("", "endpoints"),
+    "Event": ("", "events"),
+    "LimitRange": ("", "limitranges"),
+    "Namespace": ("", "namespaces"),
+    "Node": ("", "nodes"),
+    "PersistentVolume": ("", "persistentvolumes"),
+    "PersistentVolumeClaim": ("", "persistentvolumeclaims"),
+    "Pod": ("", "pods"),
+    "ReplicationController": ("", "replicationcontrollers"),
+    "ResourceQuota": ("", "resourcequotas"),
+    "Service": ("", "services"),
+    "ServiceAccount": ("", "serviceaccounts"),
+    "admissionregistration.k8s.io/MutatingWebhookConfiguration": (
+        "admissionregistration.k8s.io",
+        "mutatingwebhookconfigurations",
+    ),
+    "admissionregistration.k8s.io/ValidatingWebhookConfiguration": (
+        "admissionregistration.k8s.io",
+        "validatingwebhookconfigurations",
+    ),
+    "apiextensions.k8s.io/CustomResourceDefinition": ("apiextensions.k8s.io", "customresourcedefinitions"),
+    "apps/ControllerRevision": ("apps", "controllerrevisions"),
+    "apps/DaemonSet": ("apps", "daemonsets"),
+    "apps/Deployment": ("apps", "deployments"),
+    "apps/ReplicaSet": ("apps", "replicasets"),
+    "apps/StatefulSet": ("apps", "statefulsets"),
+    "autoscaling/HorizontalPodAutoscaler": ("autoscaling", "horizontalpodautoscalers"),
+    "batch.volcano.sh/Job": ("batch.volcano.sh", "jobs"),
+    "batch/CronJob": ("batch", "cronjobs"),
+    "batch/Job": ("batch", "jobs"),
+    "coordination.k8s.io/Lease": ("coordination.k8s.io", "leases"),
+    "discovery.k8s.io/EndpointSlice": ("discovery.k8s.io", "endpointslices"),
+    "flowcontrol.apiserver.k8s.io/FlowSchema": ("flowcontrol.apiserver.k8s.io", "flowschemas"),
+    "flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration": (
+        "flowcontrol.apiserver.k8s.io",
+        "prioritylevelconfigurations",
+    ),
+    "jobset.x-k8s.io/JobSet": ("jobset.x-k8s.io", "jobsets"),
+    "karpenter.sh/NodeClaim": ("karpenter.sh", "nodeclaims"),
+    "karpenter.sh/NodePool": ("karpenter.sh", "nodepools"),
+    "kubeflow.org/JAXJob": ("kubeflow.org", "jaxjobs"),
+    "kubeflow.org/MPIJob": ("kubeflow.org", "mpijobs"),
+    "kubeflow.org/PaddleJob": ("kubeflow.org", "paddlejobs"),
+    "kubeflow.org/PyTorchJob": ("kubeflow.org", "pytorchjobs"),
+    "kubeflow.org/TFJob": ("kubeflow.org", "tfjobs"),
+    "kubeflow.org/XGBoostJob": ("kubeflow.org", "xgboostjobs"),
+    "kueue.x-k8s.io/ClusterQueue": ("kueue.x-k8s.io", "clusterqueues"),
+    "kueue.x-k8s.io/LocalQueue": ("kueue.x-k8s.io", "localqueues"),
+    "kueue.x-k8s.io/ResourceFlavor": ("kueue.x-k8s.io", "resourceflavors"),
+    "kueue.x-k8s.io/Workload": ("kueue.x-k8s.io", "workloads"),
+    "leaderworkerset.x-k8s.io/LeaderWorkerSet": ("leaderworkerset.x-k8s.io", "leaderworkersets"),
+    "mellanox.com/HostDeviceNetwork": ("mellanox.com", "hostdevicenetworks"),
+    "mellanox.com/NicClusterPolicy": ("mellanox.com", "nicclusterpolicies"),
+    "mellanox.com/NicNodePolicy": ("mellanox.com", "nicnodepolicies"),
+    "monitoring.coreos.com/PodMonitor": ("monitoring.coreos.com", "podmonitors"),
+    "monitoring.coreos.com/PrometheusRule": ("monitoring.coreos.com", "prometheusrules"),
+    "monitoring.coreos.com/ServiceMonitor": ("monitoring.coreos.com", "servicemonitors"),
+    "node.k8s.io/RuntimeClass": ("node.k8s.io", "runtimeclasses"),
+    "nvidia.com/ClusterPolicy": ("nvidia.com", "clusterpolicies"),
+    "nvidia.com/NVIDIADriver": ("nvidia.com", "nvidiadrivers"),
+    "policy/PodDisruptionBudget": ("policy", "poddisruptionbudgets"),
+    "ray.io/RayCluster": ("ray.io", "rayclusters"),
+    "ray.io/RayJob": ("ray.io", "rayjobs"),
+    "ray.io/RayService": ("ray.io", "rayservices"),
+    "rbac.authorization.k8s.io/ClusterRole": ("rbac.authorization.k8s.io", "clusterroles"),
+    "rbac.authorization.k8s.io/ClusterRoleBinding": ("rbac.authorization.k8s.io", "clusterrolebindings"),
+    "rbac.authorization.k8s.io/Role": ("rbac.authorization.k8s.io", "roles"),
+    "rbac.authorization.k8s.io/RoleBinding": ("rbac.authorization.k8s.io", "rolebindings"),
+    "resource.k8s.io/DeviceClass": ("resource.k8s.io", "deviceclasses"),
+    "resource.k8s.io/ResourceClaim": ("resource.k8s.io", "resourceclaims"),
+    "resource.k8s.io/ResourceSlice": ("resource.k8s.io", "resourceslices"),
+    "scheduling.k8s.io/PriorityClass": ("scheduling.k8s.io", "priorityclasses"),
+    "scheduling.volcano.sh/PodGroup": ("scheduling.volcano.sh", "podgroups"),
+    "scheduling.volcano.sh/Queue": ("scheduling.volcano.sh", "queues"),
+    "storage.k8s.io/CSIDriver": ("storage.k8s.io", "csidrivers"),
+    "storage.k8s.io/StorageClass": ("storage.k8s.io", "storageclasses"),
+    "trainer.kubeflow.org/ClusterTrainingRuntime": ("trainer.kubeflow.org", "clustertrainingruntimes"),
+    "trainer.kubeflow.org/TrainJob": ("trainer.kubeflow.org", "trainjobs"),
+    "trainer.kubeflow.org/TrainingRuntime": ("trainer.kubeflow.org", "trainingruntimes"),
+    "upgrade.cattle.io/Plan": ("upgrade.cattle.io", "plans"),
+}
+
+
+def guess_plural(kind: str) -> str:
+    """English plural of a lower-cased kind, the way CRDs conventionally name their resource."""
+    lower = kind.lower()
+    if lower.endswith("y") and lower[-2:-1] not in set("aeiou"):
+        return lower[:-1] + "ies"
+    if lower.endswith(("s", "x", "z", "ch", "sh")):
+        return lower + "es"
+    return lower + "s"
+
+
+def resource_of(key: str) -> tuple[str, str]:
+    """(API group, resource plural) for a kind key; kinds outside the table get the conventional plural."""
+    known = KIND_RESOURCES.get(key)
+    if known is not None:
+        return known
+    group, _, kind = key.rpartition("/")
+    return group, guess_plural(kind)
+
+
+def kinds_read(checks: Iterable[CheckMeta]) -> list[str]:
+    """Every kind key any check needs or may use, sorted; Secrets are dropped."""
+    kinds = {kind for meta in checks for kind in (*meta.needs, *meta.optional)}
+    return sorted(kind for kind in kinds if resource_of(kind)[1] not in FORBIDDEN_RESOURCES)
+
+
+def rbac_rules(checks: Iterable[CheckMeta]) -> list[dict[str, object]]:
+    by_group: dict[str, set[str]] = {}
+    for kind in kinds_read(checks):
+        group, resource = resource_of(kind)
+        by_group.setdefault(group, set()).add(resource)
+    return [
+        {"apiGroups": [group], "resources": sorted(resources), "verbs": list(VERBS)}
+        for group, resources in sorted(by_group.items())
+    ]
+
+
+def cluster_role(checks: Sequence[CheckMeta]) -> dict[str, object]:
+    return {
+        "apiVersion": "rbac.authorization.k8s.io/v1",
+        "kind": "ClusterRole",
+        "metadata": {
+            "name": ROLE_NAME,
+            "labels": {"app.kubernetes.io/name": "kubegap", "app.kubernetes.io/component": "reader"},
+        },
+        "rules": rbac_rules(checks),
+    }
+
+
+def render_rbac(checks: Sequence[CheckMeta]) -> str:
+    """The ClusterRole as YAML with a header saying where it came from."""
+    header = (
+        "# Generated by `kubegap rbac` from the kinds every check reads. Do not edit by hand.\n"
+        "# Read-only: verbs get and list only; Secrets are never granted.\n"
+        f"# Bind it to the identity that runs kubegap, e.g.\n"
+        f"#   kubectl create clusterrolebinding kubegap-reader --clusterrole={ROLE_NAME} --user=<you>\n"
+    )
+    return header + yaml.safe_dump(cluster_role(checks), sort_keys=False, default_flow_style=False)

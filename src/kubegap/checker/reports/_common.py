@@ -1,0 +1,78 @@
+"""What every renderer shares: cited incidents with titles and links, labels, and redacted evidence text."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cache
+
+from kubegap.checker.check import CheckMeta
+from kubegap.checker.finding import Finding
+from kubegap.redaction import redact_text, redact_value
+from kubegap.text import normalize_lang
+
+DEFAULT_LIBRARY_URL = "http://127.0.0.1:8000"
+LIBRARY_URL_ENV = "KUBEGAP_LIBRARY_URL"
+
+
+def library_url(override: str | None = None) -> str:
+    """Base URL of the Incident Library links: the flag, then $KUBEGAP_LIBRARY_URL, then the local server."""
+    return (override or os.environ.get(LIBRARY_URL_ENV) or DEFAULT_LIBRARY_URL).rstrip("/")
+
+
+def report_lang(lang: str | None) -> str:
+    """Reports default to English (they end up in CI logs and PRs); Korean on request."""
+    return normalize_lang(lang) if lang else "en"
+
+
+@dataclass(frozen=True)
+class CitedIncident:
+    id: str
+    title: str
+    url: str
+
+
+@cache
+def _incident_titles() -> dict[str, tuple[str, str]]:
+    """id -> (ko title, en title); an unreadable knowledge base means no titles, never a failed report."""
+    try:
+        from kubegap.knowledge import load_knowledge
+
+        knowledge = load_knowledge()
+    except Exception:
+        return {}
+    return {incident.id: (incident.title.ko, incident.title.en) for incident in knowledge.incidents}
+
+
+def cited_incidents(meta: CheckMeta, lang: str, base_url: str) -> list[CitedIncident]:
+    """The incidents a check cites that exist in the knowledge base, with title and library link."""
+    titles = _incident_titles()
+    cited = []
+    for incident_id in meta.incidents:
+        pair = titles.get(incident_id)
+        if pair is None:
+            continue
+        title = pair[0] if lang == "ko" else pair[1]
+        cited.append(CitedIncident(incident_id, title, f"{base_url}/{lang}/incidents/{incident_id}"))
+    return cited
+
+
+def evidence_text(finding: Finding, limit: int = 300) -> str:
+    """Evidence as `key=value; ...` on one line, redacted and kept short."""
+    if not finding.evidence:
+        return ""
+    redacted = redact_value(finding.evidence)
+    parts = [f"{key}={_compact(value)}" for key, value in redacted.items()]
+    return redact_text("; ".join(parts), limit=limit)
+
+
+def _compact(value: object) -> str:
+    if isinstance(value, list | tuple):
+        return ",".join(_compact(item) for item in value)
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{key}:{_compact(item)}" for key, item in value.items()) + "}"
+    return str(value)
+
+
+def one_line(text: str, limit: int = 500) -> str:
+    return redact_text(" ".join(text.split()), limit=limit)

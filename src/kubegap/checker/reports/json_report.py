@@ -1,0 +1,109 @@
+"""The JSON report: a documented, versioned document (docs/report-schema.md, docs/report.schema.json).
+
+`report_document()` builds the plain dict (the MCP server and the web reuse it); `render_json()`
+serializes it. The whole document passes through `redact_value` before it leaves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from kubegap.checker.finding import Finding
+from kubegap.checker.reports._common import cited_incidents, library_url, report_lang
+from kubegap.checker.scan_report import CheckSummary, ScanReport
+from kubegap.redaction import redact_value
+
+
+def finding_document(finding: Finding) -> dict[str, Any]:
+    ref = finding.object
+    return {
+        "checkId": finding.check_id,
+        "status": finding.status.value,
+        "severity": finding.severity.value,
+        "object": {
+            "kind": ref.kind,
+            "name": ref.name,
+            "namespace": ref.namespace,
+            "apiVersion": ref.api_version,
+            "file": ref.source_file,
+            "line": ref.source_line,
+        },
+        "message": finding.message,
+        "evidence": finding.evidence,
+        "reason": finding.reason,
+        "exemptedBy": finding.exempted_by,
+    }
+
+
+def check_document(summary: CheckSummary, lang: str, base_url: str) -> dict[str, Any]:
+    meta = summary.meta
+    return {
+        "id": meta.id,
+        "title": meta.title.get(lang),
+        "area": meta.area,
+        "severity": meta.severity.value,
+        "status": summary.status.value,
+        "counts": dict(summary.counts),
+        "why": meta.why.get(lang),
+        "remediation": meta.remediation.get(lang),
+        "decides": meta.decides.get(lang),
+        "needs": list(meta.needs),
+        "optional": list(meta.optional),
+        "incidents": [
+            {"id": cited.id, "title": cited.title, "url": cited.url}
+            for cited in cited_incidents(meta, lang, base_url)
+        ],
+        "references": list(meta.references),
+    }
+
+
+def report_document(
+    report: ScanReport, lang: str | None = "en", base_url: str | None = None
+) -> dict[str, Any]:
+    """The report as a redacted plain dict, ready for JSON."""
+    lang = report_lang(lang)
+    base = library_url(base_url)
+    document = {
+        "schemaVersion": report.schema_version,
+        "kubegapVersion": report.kubegap_version,
+        "lang": lang,
+        "scan": {
+            "source": report.source,
+            "mode": report.mode,
+            "startedAt": report.started_at,
+            "finishedAt": report.finished_at,
+            "requests": report.requests,
+            "kubeconfig": report.kubeconfig,
+            "context": report.context,
+            "snapshotCreatedAt": report.snapshot_created_at,
+            "namespaces": list(report.namespaces),
+        },
+        "summary": {
+            "counts": report.counts,
+            "failBySeverity": report.severity_counts,
+            "checks": len(report.checks),
+        },
+        "checks": [check_document(summary, lang, base) for summary in report.checks],
+        "findings": [finding_document(finding) for finding in report.findings],
+        "coverage": [
+            {
+                "kind": row.kind,
+                "status": row.status,
+                "detail": row.detail,
+                "objects": row.objects,
+                "neededBy": list(row.needed_by),
+                "optionalFor": list(row.optional_for),
+            }
+            for row in report.coverage
+        ],
+        "notes": list(report.notes),
+    }
+    redacted: dict[str, Any] = redact_value(document)
+    return redacted
+
+
+def render_json(report: ScanReport, lang: str | None = "en", base_url: str | None = None) -> str:
+    document = report_document(report, lang, base_url)
+    return orjson.dumps(document, option=orjson.OPT_INDENT_2, default=str).decode() + "\n"

@@ -1,0 +1,96 @@
+"""Markdown for pull-request comments: counts first, then open fails with the fix and the incidents behind it.
+
+Long reports are cut (GitHub comments have a size limit) with a line saying how many were left out.
+"""
+
+from __future__ import annotations
+
+from kubegap.checker.finding import Finding, Status
+from kubegap.checker.reports._common import cited_incidents, evidence_text, library_url, one_line, report_lang
+from kubegap.checker.scan_report import COUNT_KEYS, ScanReport, is_open_fail, worst_first
+from kubegap.redaction import redact_text
+from kubegap.text import label
+
+MAX_ROWS = 100
+
+
+def _count_label(key: str, lang: str) -> str:
+    return "exempted" if key == "exempted" else label(f"status.{key}", lang)
+
+
+def _cell(text: str) -> str:
+    return one_line(text, 300).replace("|", "\\|")
+
+
+def _finding_rows(findings: list[Finding], lang: str) -> list[str]:
+    rows = ["| Severity | Check | Object | Message |", "| --- | --- | --- | --- |"]
+    for finding in findings[:MAX_ROWS]:
+        message = finding.message
+        if finding.exempted_by:
+            message += f" (exempted: {finding.exempted_by})"
+        evidence = evidence_text(finding, 200)
+        if evidence:
+            message += f" — `{evidence.replace('`', '')}`"
+        rows.append(
+            f"| {label('severity.' + finding.severity.value, lang)} | `{finding.check_id}` "
+            f"| `{_cell(finding.object.display())}` | {_cell(message)} |"
+        )
+    if len(findings) > MAX_ROWS:
+        rows.append(f"\n…and {len(findings) - MAX_ROWS} more (see the JSON or SARIF report).")
+    return rows
+
+
+def render_markdown(report: ScanReport, lang: str | None = "en", base_url: str | None = None) -> str:
+    lang = report_lang(lang)
+    base = library_url(base_url)
+    counts = report.counts
+    lines = [
+        "## kubegap scan",
+        "",
+        f"Source: {one_line(report.source)} ({report.mode}) · {report.finished_at}",
+        "",
+        " · ".join(f"**{counts[key]}** {_count_label(key, lang)}" for key in COUNT_KEYS),
+        "",
+    ]
+    open_fails = [finding for finding in report.findings if is_open_fail(finding)]
+    exempted = [
+        finding for finding in report.findings if finding.status is Status.failed and finding.exempted_by
+    ]
+    if open_fails:
+        lines += ["### Gaps found", "", *_finding_rows(open_fails, lang), ""]
+    failing_checks = [summary for summary in worst_first(report.checks) if summary.status is Status.failed]
+    if failing_checks:
+        lines += ["### How to fix", ""]
+        for summary in failing_checks:
+            meta = summary.meta
+            lines.append(f"**`{meta.id}`: {one_line(meta.title.get(lang))}**  ")
+            lines.append(one_line(meta.remediation.get(lang), 1500))
+            for cited in cited_incidents(meta, lang, base):
+                lines.append(f"- Incident: [{one_line(cited.title)}]({cited.url})")
+            lines.append("")
+    unknown = [finding for finding in report.findings if finding.status is Status.unknown]
+    if unknown:
+        lines += ["### Could not decide", "", "| Check | Reason | Message |", "| --- | --- | --- |"]
+        for finding in unknown[:MAX_ROWS]:
+            lines.append(f"| `{finding.check_id}` | {finding.reason} | {_cell(finding.message)} |")
+        lines.append("")
+    if exempted:
+        lines += [
+            "<details><summary>Exempted fails</summary>",
+            "",
+            *_finding_rows(exempted, lang),
+            "",
+            "</details>",
+            "",
+        ]
+    unread = [row for row in report.coverage if row.status != "read"]
+    if unread:
+        lines += ["<details><summary>Coverage: what could not be read</summary>", ""]
+        lines += ["| Kind | Status | Detail |", "| --- | --- | --- |"]
+        lines += [f"| `{row.kind}` | {row.status} | {_cell(row.detail)} |" for row in unread]
+        lines += ["", "</details>", ""]
+    if report.notes:
+        lines += ["<details><summary>Notes</summary>", ""]
+        lines += [f"- {one_line(note)}" for note in report.notes]
+        lines += ["", "</details>", ""]
+    return redact_text("\n".join(lines) + "\n", limit=60_000)

@@ -1,0 +1,139 @@
+"""SARIF 2.1.0 for code scanning: one rule per check, one result per fail.
+
+Rules come from check metadata; results carry the manifest file and line when the finding is about a
+manifest object (`kubegap scan --manifests`), else a logical location naming the object. Exempted
+fails become results with an external suppression, so code scanning shows them as dismissed.
+Unknown, pass and not-applicable findings are not results.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from kubegap.checker.check import CheckMeta
+from kubegap.checker.finding import Finding, Severity, Status
+from kubegap.checker.reports._common import cited_incidents, library_url, report_lang
+from kubegap.checker.scan_report import ScanReport
+from kubegap.redaction import redact_value
+
+SARIF_VERSION = "2.1.0"
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+_LEVELS = {
+    Severity.critical: "error",
+    Severity.high: "error",
+    Severity.medium: "warning",
+    Severity.low: "note",
+    Severity.info: "note",
+}
+_SECURITY_SEVERITY = {
+    Severity.critical: "9.5",
+    Severity.high: "8.0",
+    Severity.medium: "5.5",
+    Severity.low: "3.0",
+    Severity.info: "1.0",
+}
+
+
+def _rule(meta: CheckMeta, lang: str, base_url: str) -> dict[str, Any]:
+    incidents = cited_incidents(meta, lang, base_url)
+    incident_lines = "".join(f"\n- [{cited.title}]({cited.url})" for cited in incidents)
+    markdown = f"{meta.why.get(lang)}\n\n**Remediation:** {meta.remediation.get(lang)}"
+    if incident_lines:
+        markdown += f"\n\n**Incidents:**{incident_lines}"
+    rule: dict[str, Any] = {
+        "id": meta.id,
+        "name": "".join(part.capitalize() for part in meta.id.split("-")),
+        "shortDescription": {"text": meta.title.get(lang)},
+        "fullDescription": {"text": meta.why.get(lang)},
+        "help": {"text": meta.remediation.get(lang), "markdown": markdown},
+        "defaultConfiguration": {"level": _LEVELS[meta.severity]},
+        "properties": {
+            "tags": ["kubernetes", meta.area],
+            "security-severity": _SECURITY_SEVERITY[meta.severity],
+            "kubegap-severity": meta.severity.value,
+        },
+    }
+    help_uri = incidents[0].url if incidents else (meta.references[0] if meta.references else "")
+    if help_uri:
+        rule["helpUri"] = help_uri
+    return rule
+
+
+def _artifact_uri(file: str) -> str:
+    path = Path(file)
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path.resolve().as_uri() if path.is_absolute() or path.exists() else path.as_posix()
+
+
+def _location(finding: Finding) -> dict[str, Any]:
+    ref = finding.object
+    logical = {"name": ref.display(), "kind": "resource", "fullyQualifiedName": ref.display()}
+    location: dict[str, Any] = {"logicalLocations": [logical]}
+    if ref.source_file:
+        physical: dict[str, Any] = {"artifactLocation": {"uri": _artifact_uri(ref.source_file)}}
+        if ref.source_line > 0:
+            physical["region"] = {"startLine": ref.source_line}
+        location["physicalLocation"] = physical
+    return location
+
+
+def _result(finding: Finding, rule_index: int) -> dict[str, Any]:
+    result: dict[str, Any] = {
+        "ruleId": finding.check_id,
+        "ruleIndex": rule_index,
+        "level": _LEVELS[finding.severity],
+        "message": {"text": f"{finding.object.display()}: {finding.message}"},
+        "locations": [_location(finding)],
+        "partialFingerprints": {"kubegapObject/v1": f"{finding.check_id}:{finding.object.display()}"},
+        "properties": {"severity": finding.severity.value, "evidence": finding.evidence},
+    }
+    if finding.exempted_by:
+        result["suppressions"] = [{"kind": "external", "justification": finding.exempted_by}]
+    return result
+
+
+def sarif_document(
+    report: ScanReport, lang: str | None = "en", base_url: str | None = None
+) -> dict[str, Any]:
+    lang = report_lang(lang)
+    base = library_url(base_url)
+    rules = [_rule(summary.meta, lang, base) for summary in report.checks]
+    index = {rule["id"]: position for position, rule in enumerate(rules)}
+    results = [
+        _result(finding, index[finding.check_id])
+        for finding in report.findings
+        if finding.status is Status.failed and finding.check_id in index
+    ]
+    document = {
+        "$schema": SARIF_SCHEMA,
+        "version": SARIF_VERSION,
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "kubegap",
+                        "version": report.kubegap_version,
+                        "rules": rules,
+                    }
+                },
+                "results": results,
+                "columnKind": "unicodeCodePoints",
+                "properties": {"source": report.source, "mode": report.mode},
+            }
+        ],
+    }
+    redacted: dict[str, Any] = redact_value(document)
+    return redacted
+
+
+def render_sarif(report: ScanReport, lang: str | None = "en", base_url: str | None = None) -> str:
+    return (
+        orjson.dumps(sarif_document(report, lang, base_url), option=orjson.OPT_INDENT_2, default=str).decode()
+        + "\n"
+    )

@@ -1,0 +1,143 @@
+"""The result of one scan: findings plus everything a reader needs to trust them (coverage, source, counts).
+
+Every renderer (table, JSON, Markdown, SARIF, MCP, web) reads this one object. It is plain data; the
+runner builds it and `filtered()` narrows what is shown without changing the summaries.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from kubegap.checker.check import CheckMeta
+from kubegap.checker.finding import Finding, Severity, Status
+
+SCHEMA_VERSION = "1.0"
+
+# Worst first: the status a check shows in the summary is the worst of its findings.
+STATUS_ORDER: tuple[Status, ...] = (Status.failed, Status.unknown, Status.passed, Status.not_applicable)
+_STATUS_RANK = {status: index for index, status in enumerate(STATUS_ORDER)}
+COUNT_KEYS = ("fail", "exempted", "unknown", "pass", "not-applicable")
+
+
+def count_key(finding: Finding) -> str:
+    """The counter a finding falls in; an exempted fail is counted apart from open fails."""
+    if finding.status is Status.failed and finding.exempted_by:
+        return "exempted"
+    return finding.status.value
+
+
+def is_open_fail(finding: Finding) -> bool:
+    return finding.status is Status.failed and not finding.exempted_by
+
+
+def finding_sort_key(finding: Finding) -> tuple[int, int, int, str, str]:
+    return (
+        _STATUS_RANK[finding.status],
+        1 if finding.exempted_by else 0,
+        -finding.severity.rank,
+        finding.check_id,
+        finding.object.display(),
+    )
+
+
+@dataclass(frozen=True)
+class CheckSummary:
+    """One check's outcome: its worst status and how many findings of each kind it produced."""
+
+    meta: CheckMeta
+    status: Status
+    counts: dict[str, int]
+
+    @property
+    def check_id(self) -> str:
+        return self.meta.id
+
+
+def worst_first(summaries: Iterable[CheckSummary]) -> list[CheckSummary]:
+    """Checks ordered for reading: fails before unknowns before passes, higher severity first, then id."""
+    return sorted(
+        summaries, key=lambda item: (_STATUS_RANK[item.status], -item.meta.severity.rank, item.meta.id)
+    )
+
+
+@dataclass(frozen=True)
+class CoverageRow:
+    """What the scan could read of one kind, and which checks wanted it."""
+
+    kind: str
+    status: str  # a Coverage value
+    detail: str
+    objects: int
+    needed_by: tuple[str, ...] = ()
+    optional_for: tuple[str, ...] = ()
+
+
+def summarize(meta: CheckMeta, findings: Iterable[Finding]) -> CheckSummary:
+    counts = Counter(count_key(finding) for finding in findings)
+    if counts.get("fail"):
+        status = Status.failed
+    elif counts.get("unknown"):
+        status = Status.unknown
+    elif counts.get("pass") or counts.get("exempted"):
+        status = Status.passed
+    else:
+        status = Status.not_applicable
+    return CheckSummary(meta=meta, status=status, counts={key: counts.get(key, 0) for key in COUNT_KEYS})
+
+
+@dataclass
+class ScanReport:
+    findings: list[Finding]
+    checks: list[CheckSummary]
+    coverage: list[CoverageRow]
+    source: str
+    mode: str
+    kubegap_version: str
+    started_at: str
+    finished_at: str
+    requests: int = 0
+    kubeconfig: str = ""  # live only
+    context: str = ""  # live only
+    snapshot_created_at: str = ""
+    namespaces: tuple[str, ...] = ()  # the namespace selection, empty for all
+    notes: list[str] = field(default_factory=list)  # skipped inputs, expired exemptions, ...
+    schema_version: str = SCHEMA_VERSION
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Findings by status (open fails and exempted fails apart), over the findings shown."""
+        counted = Counter(count_key(finding) for finding in self.findings)
+        return {key: counted.get(key, 0) for key in COUNT_KEYS}
+
+    @property
+    def severity_counts(self) -> dict[str, int]:
+        """Open fails by severity."""
+        counted = Counter(finding.severity.value for finding in self.findings if is_open_fail(finding))
+        return {severity.value: counted.get(severity.value, 0) for severity in Severity}
+
+    def meta(self, check_id: str) -> CheckMeta | None:
+        return next((summary.meta for summary in self.checks if summary.meta.id == check_id), None)
+
+    def failing(self, threshold: Severity) -> list[Finding]:
+        """Open (not exempted) fails at or above the threshold: what makes the exit code 1."""
+        return [f for f in self.findings if is_open_fail(f) and f.severity.rank >= threshold.rank]
+
+    def exit_code(self, fail_on: Severity | None) -> int:
+        if fail_on is None:
+            return 0
+        return 1 if self.failing(fail_on) else 0
+
+    def filtered(
+        self, statuses: Iterable[str] | None = None, min_severity: Severity | None = None
+    ) -> ScanReport:
+        """A copy showing only some findings (e.g. fails of high and above); summaries stay whole."""
+        wanted = {str(status) for status in statuses} if statuses else None
+        kept = [
+            finding
+            for finding in self.findings
+            if (wanted is None or finding.status.value in wanted or count_key(finding) in wanted)
+            and (min_severity is None or finding.severity.rank >= min_severity.rank)
+        ]
+        return replace(self, findings=kept)

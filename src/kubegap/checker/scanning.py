@@ -1,0 +1,84 @@
+"""One scan, from the caller's choice of source to a ScanReport: the plain function the CLI and MCP share.
+
+Exactly one source is read: snapshot files, manifest files, the bundled demo, or (when none is named)
+the live cluster through the kubeconfig. Only the kinds the selected checks need are listed live.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kubegap.checker.registry import select_checks
+from kubegap.checker.scan_report import ScanReport
+from kubegap.checker.snapshot import Snapshot
+from kubegap.errors import UsageError
+
+
+@dataclass(frozen=True)
+class LiveTarget:
+    """How to reach a live cluster; None fields mean 'as kubectl would' (KUBECONFIG, then ~/.kube/config)."""
+
+    kubeconfig: str | None = None
+    context: str | None = None
+    qps: float = 20.0
+    timeout: float = 30.0
+    progress: bool = False
+
+
+@dataclass(frozen=True)
+class ScanRequest:
+    snapshot_paths: Sequence[str | Path] = ()
+    manifest_paths: Sequence[str | Path] = ()
+    demo: bool = False
+    live: LiveTarget = field(default_factory=LiveTarget)
+    check_ids: Sequence[str] | None = None
+    namespaces: Sequence[str] = ()
+    exemptions_path: str | Path | None = None
+    honour_annotations: bool = True
+
+
+def load_source(request: ScanRequest, kinds: list[str]) -> Snapshot:
+    """Read the one source the request names; raises KubegapError subclasses with one-line messages."""
+    from kubegap.checker.sources import load_demo, load_manifests, load_snapshot_files
+
+    chosen = sum(bool(value) for value in (request.snapshot_paths, request.manifest_paths, request.demo))
+    if chosen > 1:
+        raise UsageError("choose one source: --snapshot, --manifests or --demo (or none for the live cluster)")
+    if request.snapshot_paths:
+        return load_snapshot_files(request.snapshot_paths)
+    if request.manifest_paths:
+        return load_manifests(request.manifest_paths)
+    if request.demo:
+        return load_demo()
+    from kubegap.checker.live import read_cluster  # lazy: the kubernetes client is slow to import
+
+    live = request.live
+    return read_cluster(
+        kinds,
+        kubeconfig=live.kubeconfig,
+        context=live.context,
+        namespaces=list(request.namespaces) or None,
+        qps=live.qps,
+        timeout=live.timeout,
+        progress=live.progress,
+    )
+
+
+def run_scan(request: ScanRequest) -> ScanReport:
+    """Select checks, read their kinds from the source, run them, and return the report."""
+    from kubegap.checker.exemptions import load_exemptions
+    from kubegap.checker.rbac import kinds_read
+    from kubegap.checker.runner import run_checks
+
+    selected = select_checks(request.check_ids)
+    snapshot = load_source(request, kinds_read(check.meta for check in selected))
+    exemptions = load_exemptions(request.exemptions_path) if request.exemptions_path else None
+    return run_checks(
+        snapshot,
+        namespaces=request.namespaces or None,
+        exemptions=exemptions,
+        honour_annotations=request.honour_annotations,
+        checks=selected,
+    )

@@ -1,0 +1,151 @@
+"""Turning paths into parsed documents: folders walked, gzip opened, JSON or YAML detected by content.
+
+Everything that can go wrong with a file (missing, unreadable, binary, bad gzip, bad JSON or YAML)
+becomes one InputError line naming the file. YAML documents keep the line they start on, so findings
+about manifest objects can point at them (SARIF).
+"""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+import yaml
+
+from kubegap.errors import InputError
+
+_GZIP_MAGIC = b"\x1f\x8b"
+_UTF8_BOM = b"\xef\xbb\xbf"
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+_SUFFIXES = (".json", ".yaml", ".yml")
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass(frozen=True)
+class Document:
+    """One parsed document and where it came from (line 0 when unknown, e.g. JSON)."""
+
+    data: Any
+    path: str
+    line: int = 0
+
+
+def _is_input_file(path: Path) -> bool:
+    name = path.name.lower()
+    if name.endswith(".gz"):
+        name = name[:-3]
+    return name.endswith(_SUFFIXES)
+
+
+def expand_paths(paths: Sequence[str | Path]) -> list[tuple[Path, bool]]:
+    """Files to read, each flagged True when named explicitly (False when found by walking a folder)."""
+    found: list[tuple[Path, bool]] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            walked = sorted(
+                candidate
+                for candidate in path.rglob("*")
+                if candidate.is_file()
+                and _is_input_file(candidate)
+                and not any(part.startswith(".") for part in candidate.relative_to(path).parts)
+            )
+            if not walked:
+                raise InputError(f"{path}: no .json, .yaml or .yml files in this folder")
+            found.extend((candidate, False) for candidate in walked)
+        elif path.is_file():
+            found.append((path, True))
+        elif path.exists():
+            raise InputError(f"{path}: not a regular file or folder")
+        else:
+            raise InputError(f"{path}: no such file or folder")
+    return found
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's content, gunzipped when it is gzip (by its magic bytes, whatever its name)."""
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+    if raw[:2] == _GZIP_MAGIC:
+        try:
+            return gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error):
+            raise InputError(f"{path}: damaged or truncated gzip data") from None
+    if path.name.lower().endswith(".gz"):
+        raise InputError(f"{path}: named .gz but not gzip data")
+    return raw
+
+
+def _text(path: Path, raw: bytes) -> str:
+    if b"\x00" in raw[:8192]:
+        raise InputError(f"{path}: binary data, not JSON or YAML")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(f"{path}: not UTF-8 text (binary data?)") from None
+
+
+def _looks_like_json(raw: bytes) -> bool:
+    head = raw.lstrip()[:1]
+    return head in (b"{", b"[")
+
+
+def parse_json(path: Path, raw: bytes) -> Any:
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as error:
+        raise InputError(f"{path}: not valid JSON: {error}") from None
+
+
+def _yaml_problem(path: Path, error: yaml.YAMLError) -> InputError:
+    mark = getattr(error, "problem_mark", None)
+    problem = getattr(error, "problem", None) or "syntax error"
+    where = f" at line {mark.line + 1}" if mark is not None else ""
+    return InputError(f"{path}: not valid YAML{where}: {problem}")
+
+
+def iter_yaml(path: Path, text: str) -> Iterator[Document]:
+    """Every document of a multi-document YAML text, with the line it starts on (1-based)."""
+    loader = _LOADER(text)
+    try:
+        while loader.check_node():
+            node = loader.get_node()
+            if node is None:
+                continue
+            line = node.start_mark.line + 1
+            yield Document(loader.construct_document(node), str(path), line)
+    except yaml.YAMLError as error:
+        raise _yaml_problem(path, error) from None
+    except (RecursionError, ValueError, TypeError) as error:
+        raise InputError(f"{path}: YAML that cannot be read as data: {type(error).__name__}") from None
+    finally:
+        loader.dispose()
+
+
+def _normalize_encoding(path: Path, raw: bytes) -> bytes:
+    """UTF-8 without BOM; UTF-16 with a BOM (PowerShell's `>` writes it) is converted."""
+    if raw.startswith(_UTF8_BOM):
+        return raw[len(_UTF8_BOM) :]
+    if raw.startswith(_UTF16_BOMS):
+        try:
+            return raw.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"{path}: damaged UTF-16 text") from None
+    return raw
+
+
+def read_documents(path: Path) -> list[Document]:
+    """All documents in one file: JSON (one document) or YAML (one or more)."""
+    raw = _normalize_encoding(path, read_bytes(path))
+    if not raw.strip():
+        return []
+    if _looks_like_json(raw):
+        return [Document(parse_json(path, raw), str(path), 1)]
+    return list(iter_yaml(path, _text(path, raw)))

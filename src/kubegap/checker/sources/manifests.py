@@ -1,0 +1,63 @@
+"""Manifest files: YAML or JSON as you would `kubectl apply`, including Helm and kustomize output.
+
+Multi-document files are split, `List` kinds flattened, and each object remembers its file and line
+for SARIF. Documents that are not Kubernetes objects (Helm values, kustomization files) are skipped
+with a note. A file found by walking a folder that cannot be parsed (an unrendered Helm template) is
+skipped with a note; a file named explicitly that cannot be parsed is an error. Kinds not present
+are `absent`: manifests describe what you apply, not what the cluster runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.sources._files import expand_paths, read_documents
+from kubegap.checker.sources._intake import Intake
+from kubegap.checker.sources.snapshot_files import describe_paths
+from kubegap.errors import InputError
+
+_TOOL_GROUPS = ("kustomize.config.k8s.io/", "config.kubernetes.io/", "kubegap.io/")
+
+
+def _is_tool_document(data: dict[str, object]) -> bool:
+    api_version = str(data.get("apiVersion", ""))
+    return api_version.startswith(_TOOL_GROUPS) or data.get("kind") in {"Kustomization", "Component"}
+
+
+def load_manifests(paths: Sequence[str | Path]) -> Snapshot:
+    """Read manifest files and folders into one Snapshot in `manifests` mode."""
+    if not paths:
+        raise InputError("no manifest file given")
+    snapshot = Snapshot(mode="manifests", source=describe_paths("manifests", paths))
+    intake = Intake(snapshot, dedupe=False)
+    unparsable: list[str] = []
+    not_objects = 0
+    for path, explicit in expand_paths(paths):
+        try:
+            documents = read_documents(path)
+        except InputError as error:
+            if explicit:
+                raise
+            unparsable.append(error.one_line())
+            continue
+        for document in documents:
+            data = document.data
+            if data is None:
+                continue
+            if not isinstance(data, dict) or "kind" not in data or _is_tool_document(data):
+                not_objects += 1
+                continue
+            intake.add(data, document.path, document.line)
+    if not_objects:
+        snapshot.notes.append(f"skipped {not_objects} document(s) that are not Kubernetes objects")
+    for problem in unparsable[:20]:
+        snapshot.notes.append(f"skipped unreadable file {problem}")
+    if len(unparsable) > 20:
+        snapshot.notes.append(f"skipped {len(unparsable) - 20} more unreadable file(s)")
+    if intake.added == 0 and not snapshot.coverage:
+        raise InputError(
+            f"{describe_paths('manifests', paths).split(': ', 1)[1]}: no Kubernetes objects found"
+        )
+    return intake.finish()

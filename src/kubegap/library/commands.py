@@ -1,0 +1,135 @@
+"""`kubegap incidents list|show|similar` and `kubegap facets`: the library in a terminal, or as JSON.
+
+The knowledge folder is $KUBEGAP_KNOWLEDGE (default: the bundled one) and the index lives where
+`Library.open` puts it ($KUBEGAP_DB or the user cache). Facet values are checked strictly: an unknown
+one is an error that names the known ones, not an empty result.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from kubegap.library import export, render
+from kubegap.library.library import Library
+from kubegap.library.query import DEFAULT_PER_PAGE, SORTS, SearchQuery
+from kubegap.text import LANGS
+
+_lang_option = click.option(
+    "--lang",
+    type=click.Choice(LANGS, case_sensitive=False),
+    default="ko",
+    show_default=True,
+    help="Language.",
+)
+_json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+
+
+def _print_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+@click.group()
+def incidents() -> None:
+    """Browse and search the incident library."""
+
+
+@incidents.command("list")
+@click.option("-q", "--query", "text", default="", help="Search text: Korean, English or a pasted log line.")
+@click.option("--cause", multiple=True, help="Cause term id (repeatable; OR within a facet).")
+@click.option("--component", multiple=True, help="Component term id (repeatable).")
+@click.option("--symptom", multiple=True, help="Symptom term id (repeatable).")
+@click.option("--factor", multiple=True, help="Contributing-factor term id (repeatable).")
+@click.option("--page", default="1", help="Page number (1-based).")
+@click.option("--per-page", default=str(DEFAULT_PER_PAGE), show_default=True, help="Incidents per page.")
+@click.option(
+    "--sort", type=click.Choice(SORTS), default=None, help="Order (default: relevance with -q, else newest)."
+)
+@_lang_option
+@_json_option
+def list_incidents(
+    text: str,
+    cause: tuple[str, ...],
+    component: tuple[str, ...],
+    symptom: tuple[str, ...],
+    factor: tuple[str, ...],
+    page: str,
+    per_page: str,
+    sort: str | None,
+    lang: str,
+    as_json: bool,
+) -> None:
+    """List incidents, filtered by facets (AND across facets) and searched by text."""
+    library = Library.open()
+    params = {
+        "q": text,
+        "cause": list(cause),
+        "component": list(component),
+        "symptom": list(symptom),
+        "contributing-factor": list(factor),
+        "page": page,
+        "per_page": per_page,
+        "sort": sort,
+        "lang": lang,
+    }
+    query = SearchQuery.from_params(params, taxonomy=library.taxonomy, strict=True)
+    result = library.search(query)
+    if as_json:
+        _print_json(export.search_result(result))
+    else:
+        render.console().print(render.search_result(result, library))
+
+
+@incidents.command("show")
+@click.argument("incident_id")
+@_lang_option
+@_json_option
+def show(incident_id: str, lang: str, as_json: bool) -> None:
+    """Show one incident: its nine sections, tags, impact, error signatures and sources."""
+    library = Library.open()
+    incident = library.incident(incident_id)
+    if as_json:
+        _print_json(export.incident_detail(incident))
+    else:
+        render.console().print(render.incident_detail(incident, library, lang.lower()))
+
+
+@incidents.command("similar")
+@click.argument("incident_id")
+@click.option("--limit", default=5, show_default=True, type=click.IntRange(1, 50))
+@_lang_option
+@_json_option
+def similar(incident_id: str, limit: int, lang: str, as_json: bool) -> None:
+    """Incidents that share tags or error signatures with this one, and which ones they share."""
+    library = Library.open()
+    found = library.similar(incident_id, limit, lang.lower())
+    if as_json:
+        _print_json(export.similar_incidents(found, lang.lower()))
+    else:
+        render.console().print(render.similar_list(found, lang.lower()))
+
+
+@click.command()
+@_lang_option
+@_json_option
+def facets(lang: str, as_json: bool) -> None:
+    """Every facet with its terms (children under parents) and how many incidents each has."""
+    library = Library.open()
+    lang = lang.lower()
+    overview = library.facet_overview(lang)
+    if as_json:
+        _print_json(
+            {
+                facet: {
+                    "label": library.taxonomy.facets[facet].label.get(lang)
+                    if facet in library.taxonomy.facets
+                    else facet,
+                    "terms": [export.facet_value(value) for value in values],
+                }
+                for facet, values in overview.items()
+            }
+        )
+    else:
+        render.console().print(render.facet_trees(overview, lang))

@@ -1,0 +1,47 @@
+"""Turn what a reader typed into an FTS5 MATCH expression. Their text never reaches FTS5 as syntax.
+
+Each query word becomes a quoted term (see `analysis.word_term`), so `"`, `*`, `-`, `:`, `NEAR(`,
+`AND`, `OR` and SQL fragments are just characters of a word, or dropped when they are not letters or
+digits. Words are combined with AND. Where a word or phrase is in the glossary, that spot becomes
+(the reader's own words) OR (each glossary form of it), so `재시작 NCCL` means
+(재시작 OR restart) AND NCCL.
+"""
+
+from __future__ import annotations
+
+from kubegap.library.analysis import query_words, word_term
+from kubegap.library.glossary import Glossary
+
+
+def _conjunction(words: list[str]) -> str | None:
+    """Every word must match; words with nothing searchable in them (emoji, punctuation) are skipped."""
+    terms: list[str] = []
+    for word in words:
+        term = word_term(word)
+        if term is not None and term.fts() not in terms:
+            terms.append(term.fts())
+    if not terms:
+        return None
+    return terms[0] if len(terms) == 1 else "(" + " AND ".join(terms) + ")"
+
+
+def match_expression(text: str, glossary: Glossary | None = None) -> str | None:
+    """The MATCH expression for a query, or None when nothing in it can be searched."""
+    words = query_words(text)
+    glossary = glossary or Glossary()
+    groups: list[str] = []
+    position = 0
+    while position < len(words):
+        length, forms = glossary.match(words, position)
+        own_words = words[position : position + max(length, 1)]
+        alternatives: list[str] = []
+        for candidate in [own_words, *(form.split() for form in forms)]:
+            expression = _conjunction(candidate)
+            if expression is not None and expression not in alternatives:
+                alternatives.append(expression)
+        if alternatives:
+            group = alternatives[0] if len(alternatives) == 1 else "(" + " OR ".join(alternatives) + ")"
+            if group not in groups:
+                groups.append(group)
+        position += max(length, 1)
+    return " AND ".join(groups) if groups else None

@@ -1,0 +1,237 @@
+"""The SQLite index of the knowledge base: built from the YAML files, rebuilt by itself when they change.
+
+Nobody runs a build step. `open_index` fingerprints the knowledge files (their names and bytes, plus
+the source of the indexing code) and compares it with the fingerprint stored in the index's `meta`
+table; when they differ it builds a new index into a temporary file beside the old one and renames it
+into place, which is atomic, so another process sees either the old index or the new one, never half
+of one. The default location is a per-user cache file keyed by the knowledge folder
+(`$XDG_CACHE_HOME/kubegap/library-<hash>.sqlite3`), `$KUBEGAP_DB` overrides it (`:memory:` allowed),
+and when the cache folder cannot be written the index is built in memory instead.
+
+Tables (see `_SCHEMA`): `incidents` (one row per incident, its validated JSON for lazy loading),
+`tags` (facet, term, incident, with every ancestor of a tagged term too, so a filter on a term matches
+its descendants and counts roll up; `direct` marks the tags the incident itself names), `terms` (the
+taxonomy), `signatures`/`signature_words` (for pasted log lines) and the FTS5 table `incident_text`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from kubegap.knowledge.loader import Knowledge, Taxonomy
+from kubegap.knowledge.model import FACETS, ErrorSignature, Incident
+from kubegap.library import analysis, signatures
+
+DB_ENV = "KUBEGAP_DB"
+MEMORY = ":memory:"
+_FORMAT = "1"
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE incidents (
+    rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, date TEXT NOT NULL, document TEXT NOT NULL
+);
+CREATE INDEX incidents_by_date ON incidents (date, id);
+CREATE TABLE terms (
+    facet TEXT NOT NULL, term TEXT NOT NULL, parent TEXT, position INTEGER NOT NULL,
+    label_ko TEXT NOT NULL, label_en TEXT NOT NULL, PRIMARY KEY (facet, term)
+) WITHOUT ROWID;
+CREATE TABLE tags (
+    facet TEXT NOT NULL, term TEXT NOT NULL, incident INTEGER NOT NULL, direct INTEGER NOT NULL,
+    PRIMARY KEY (facet, term, incident)
+) WITHOUT ROWID;
+CREATE INDEX tags_by_incident ON tags (incident, facet, term, direct);
+CREATE TABLE signatures (
+    id INTEGER PRIMARY KEY, incident INTEGER NOT NULL, text TEXT NOT NULL,
+    pattern TEXT NOT NULL, literal_count INTEGER NOT NULL
+);
+CREATE INDEX signatures_by_incident ON signatures (incident);
+CREATE INDEX signatures_by_pattern ON signatures (pattern);
+CREATE TABLE signature_words (
+    word TEXT NOT NULL, signature INTEGER NOT NULL, PRIMARY KEY (word, signature)
+) WITHOUT ROWID;
+CREATE VIRTUAL TABLE incident_text USING fts5 (
+    title, body, signatures, tags, tokenize = 'porter unicode61 remove_diacritics 2'
+);
+"""
+# bm25 weights of the incident_text columns: a hit in a title or a signature counts most.
+BM25_WEIGHTS = (4.0, 1.0, 3.0, 2.0)
+
+
+def fingerprint(root: Path) -> str:
+    """Names and bytes of every knowledge file and of the indexing code: any change means a rebuild."""
+    digest = hashlib.sha256(_FORMAT.encode())
+    for module in (analysis, signatures):
+        digest.update(Path(module.__file__ or "").read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    for folder in ("taxonomy", "incidents", "studies"):
+        for path in sorted((root / folder).glob("*.yaml")) if (root / folder).is_dir() else []:
+            digest.update(f"\0{folder}/{path.name}\0".encode())
+            with contextlib.suppress(OSError):
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def default_location(root: Path) -> str:
+    """$KUBEGAP_DB, else the per-user cache file for this knowledge folder."""
+    override = os.environ.get(DB_ENV)
+    if override:
+        return override
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kubegap"
+    key = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
+    return str(cache / f"library-{key}.sqlite3")
+
+
+def connect(location: str, *, read_only: bool) -> sqlite3.Connection:
+    if location == MEMORY:
+        connection = sqlite3.connect(MEMORY, check_same_thread=False)
+    else:
+        mode = "ro" if read_only else "rwc"
+        uri = f"{Path(location).resolve().as_uri()}?mode={mode}"
+        connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
+    connection.execute("PRAGMA temp_store = MEMORY")
+    connection.execute("PRAGMA cache_size = -32768")
+    return connection
+
+
+def stored_fingerprint(location: str) -> str | None:
+    """The fingerprint an existing index was built from, or None when there is no usable index."""
+    if location == MEMORY or not Path(location).is_file():
+        return None
+    try:
+        connection = connect(location, read_only=True)
+        try:
+            row = connection.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+        finally:
+            connection.close()
+    except sqlite3.Error:
+        return None
+    return row[0] if row else None
+
+
+def build_file(knowledge: Knowledge, location: str, print_: str) -> None:
+    """Build into a temporary file in the same folder, then rename it over `location` atomically."""
+    folder = Path(location).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=".library-", suffix=".tmp", dir=folder)
+    os.close(handle)
+    try:
+        connection = sqlite3.connect(temporary)
+        try:
+            build(connection, knowledge, print_)
+        finally:
+            connection.close()
+        os.replace(temporary, location)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def build(connection: sqlite3.Connection, knowledge: Knowledge, print_: str) -> None:
+    """Create every table and fill it from the knowledge base, in one transaction."""
+    with connection:
+        connection.executescript(_SCHEMA)
+        _insert_terms(connection, knowledge.taxonomy)
+        # Rowids follow (date, id), so "newest first" is "highest rowid first" (see bitsets.py).
+        ordered = sorted(knowledge.incidents, key=lambda item: (item.date, item.id))
+        for rowid, incident in enumerate(ordered, start=1):
+            _insert_incident(connection, rowid, incident, knowledge.taxonomy)
+        meta = {
+            "fingerprint": print_,
+            "format": _FORMAT,
+            "taxonomy": json.dumps(
+                [facet.model_dump(mode="json") for facet in knowledge.taxonomy.facets.values()]
+            ),
+            "problems": json.dumps(
+                [problem.render(knowledge.root) for problem in sorted(knowledge.problems)]
+            ),
+        }
+        connection.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
+    connection.execute("ANALYZE")
+
+
+def _insert_terms(connection: sqlite3.Connection, taxonomy: Taxonomy) -> None:
+    rows = [
+        (facet, term.id, term.parent, position, term.label.ko, term.label.en)
+        for facet in FACETS
+        for position, term in enumerate(taxonomy.terms(facet))
+    ]
+    connection.executemany("INSERT OR IGNORE INTO terms VALUES (?, ?, ?, ?, ?, ?)", rows)
+
+
+def _insert_incident(
+    connection: sqlite3.Connection, rowid: int, incident: Incident, taxonomy: Taxonomy
+) -> None:
+    connection.execute(
+        "INSERT INTO incidents (rowid, id, date, document) VALUES (?, ?, ?, ?)",
+        (rowid, incident.id, incident.date.isoformat(), incident.model_dump_json(by_alias=True)),
+    )
+    tag_rows: dict[tuple[str, str], int] = {}
+    tag_labels: list[str] = []
+    for facet, term_ids in incident.tags.by_facet().items():
+        for term_id in term_ids:
+            tag_rows[(facet, term_id)] = 1
+            for ancestor in taxonomy.ancestors(facet, term_id):
+                tag_rows.setdefault((facet, ancestor), 0)
+    for facet, term_id in tag_rows:
+        term = taxonomy.term(facet, term_id)
+        if term is not None:
+            tag_labels += [term.label.ko, term.label.en]
+    connection.executemany(
+        "INSERT INTO tags (facet, term, incident, direct) VALUES (?, ?, ?, ?)",
+        [(facet, term_id, rowid, direct) for (facet, term_id), direct in tag_rows.items()],
+    )
+    for signature in incident.error_signatures:
+        signature_pattern = signatures.pattern(signature.text)
+        literals = signatures.literal_words(signature_pattern)
+        if not literals:
+            continue
+        cursor = connection.execute(
+            "INSERT INTO signatures (incident, text, pattern, literal_count) VALUES (?, ?, ?, ?)",
+            (rowid, signature.text, " ".join(signature_pattern), len(literals)),
+        )
+        connection.executemany(
+            "INSERT OR IGNORE INTO signature_words (word, signature) VALUES (?, ?)",
+            [(word, cursor.lastrowid) for word in literals],
+        )
+    connection.execute(
+        "INSERT INTO incident_text (rowid, title, body, signatures, tags) VALUES (?, ?, ?, ?, ?)",
+        (
+            rowid,
+            _indexed([incident.title.ko, incident.title.en]),
+            _indexed(_body(incident)),
+            _indexed(text for signature in incident.error_signatures for text in _signature_texts(signature)),
+            _indexed(tag_labels),
+        ),
+    )
+
+
+def _signature_texts(signature: ErrorSignature) -> list[str]:
+    note = signature.note
+    return [signature.text, note.ko, note.en] if note is not None else [signature.text]
+
+
+def _body(incident: Incident) -> Iterable[str]:
+    """Every other human-readable string of an incident, both languages."""
+    yield from (incident.id, incident.organization, incident.summary.ko, incident.summary.en)
+    environment = incident.environment
+    yield from (value for value in (environment.accelerator, environment.provider) if value)
+    for source in incident.sources:
+        yield from (source.title, source.publisher)
+    sections = incident.sections
+    single = [sections.symptom, sections.trigger, sections.cause, sections.detection, sections.lessons]
+    lists = [*sections.contributing_factors, *sections.actions, *sections.follow_ups]
+    for text in [*single, *lists, incident.impact.notes, incident.cluster_visibility]:
+        if text is not None:
+            yield from (text.ko, text.en)
+
+
+def _indexed(texts: Iterable[str]) -> str:
+    return "\n".join(analysis.index_text(text) for text in texts)

@@ -1,0 +1,299 @@
+"""The Incident Library: search, facets, single cases and similar cases over the SQLite index.
+
+One `Library` holds one SQLite connection behind a lock, so a web server's threads can share it.
+Incident models are read from the index only for the rows a page shows, then kept by id.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import sqlite3
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from kubegap.errors import KnowledgeError, NotFoundError
+from kubegap.knowledge.loader import Knowledge, Taxonomy, load_knowledge
+from kubegap.knowledge.model import FACETS, Facet, Incident
+from kubegap.library import bitsets, index, signatures, sql
+from kubegap.library.fts import match_expression
+from kubegap.library.glossary import Glossary, glossary_for
+from kubegap.library.query import FacetValue, SearchHit, SearchQuery, SearchResult, SimilarIncident
+from kubegap.library.similar import find_similar
+from kubegap.text import normalize_lang
+
+RECURRING_LIMIT = 5
+_CACHE_LIMIT = 4096
+
+
+@dataclass(frozen=True)
+class _TextMatches:
+    mask: int  # bit set of matching rowids
+    ranked: list[int]  # matching rowids, signature matches first, then by bm25 when scored
+    scores: dict[int, float]  # bm25 (lower is better) or SIGNATURE_SCORE; empty when not scored
+    signatures: dict[int, list[str]]  # rowid -> the signatures the pasted text contains
+
+
+class Library:
+    def __init__(
+        self,
+        connection: sqlite3.Connection,
+        *,
+        root: Path,
+        location: str,
+        knowledge: Knowledge | None = None,
+        glossary: Glossary | None = None,
+    ) -> None:
+        self._connection = connection
+        self._lock = threading.RLock()
+        self.root = root
+        self.location = location
+        self._knowledge = knowledge
+        self.glossary = glossary if glossary is not None else glossary_for(root)
+        self._incidents: dict[str, Incident] = {}
+        with self._lock:
+            meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
+            self._terms = {
+                (facet, term): (parent, position, label_ko, label_en)
+                for facet, term, parent, position, label_ko, label_en in connection.execute(
+                    "SELECT facet, term, parent, position, label_ko, label_en FROM terms"
+                )
+            }
+            self._tags = bitsets.TagSets.load(connection)
+            self._ids = dict(connection.execute("SELECT rowid, id FROM incidents").fetchall())
+        self._rowids = {incident_id: rowid for rowid, incident_id in self._ids.items()}
+        self.incident_count = len(self._ids)
+        self.taxonomy = Taxonomy(
+            {data["facet"]: Facet.model_validate(data) for data in json.loads(meta["taxonomy"])}
+        )
+        self.problems: list[str] = json.loads(meta.get("problems", "[]"))
+
+    # ---- construction -------------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, root: Path | None = None, db_path: Path | str | None = None) -> Library:
+        """The library of a knowledge folder (default: the bundled one), its index built or reused.
+
+        db_path: where the index lives (default: $KUBEGAP_DB, else the per-user cache); ':memory:' for
+        none. A stale index is rebuilt; a folder we cannot write falls back to an in-memory index.
+        """
+        from kubegap.knowledge.loader import default_root
+
+        root = Path(root) if root is not None else default_root()
+        if not root.is_dir():
+            raise KnowledgeError(f"knowledge folder not found: {root}")
+        location = str(db_path) if db_path is not None else index.default_location(root)
+        current = index.fingerprint(root)
+        if location != index.MEMORY:
+            if index.stored_fingerprint(location) == current:
+                try:
+                    return cls(index.connect(location, read_only=True), root=root, location=location)
+                except (sqlite3.Error, KeyError, ValueError):
+                    pass  # unreadable after all: rebuild below
+            knowledge = load_knowledge(root)
+            try:
+                index.build_file(knowledge, location, current)
+                return cls(
+                    index.connect(location, read_only=True), root=root, location=location, knowledge=knowledge
+                )
+            except (OSError, sqlite3.Error):
+                pass  # cache folder not writable: keep the index in memory
+        else:
+            knowledge = load_knowledge(root)
+        return cls.from_knowledge(knowledge, fingerprint=current)
+
+    @classmethod
+    def from_knowledge(cls, knowledge: Knowledge, *, fingerprint: str = "in-memory") -> Library:
+        """An in-memory library of already loaded knowledge (tests, benchmarks, synthetic data)."""
+        connection = index.connect(index.MEMORY, read_only=False)
+        index.build(connection, knowledge, fingerprint)
+        return cls(connection, root=knowledge.root, location=index.MEMORY, knowledge=knowledge)
+
+    @classmethod
+    def from_incidents(
+        cls, incidents: Iterable[Incident], taxonomy: Taxonomy, *, root: Path | None = None
+    ) -> Library:
+        """An in-memory library of the given incidents, e.g. 10,000 synthetic ones for a benchmark."""
+        from kubegap.knowledge.loader import BUNDLED_ROOT
+
+        knowledge = Knowledge(root=root or BUNDLED_ROOT, taxonomy=taxonomy, incidents=list(incidents))
+        return cls.from_knowledge(knowledge)
+
+    def is_stale(self) -> bool:
+        """Whether the knowledge files changed since this index was built (a long-running server asks)."""
+        if self.location == index.MEMORY:
+            return False
+        return index.stored_fingerprint(self.location) != index.fingerprint(self.root)
+
+    def close(self) -> None:
+        with self._lock:
+            self._connection.close()
+
+    @property
+    def knowledge(self) -> Knowledge:
+        """The full knowledge base (studies, problems...), loaded from the files on first use."""
+        if self._knowledge is None:
+            self._knowledge = load_knowledge(self.root)
+        return self._knowledge
+
+    # ---- reading ------------------------------------------------------------------------------------
+
+    def incident(self, incident_id: str) -> Incident:
+        """One incident by id; NotFoundError when there is none."""
+        found = self._load([str(incident_id)[:200]])
+        if not found:
+            raise NotFoundError(f"no incident with id {str(incident_id)[:100]!r}")
+        return found[0]
+
+    def term_label(self, facet: str, term_id: str, lang: str) -> str:
+        row = self._terms.get((facet, term_id))
+        if row is None:
+            return term_id
+        return row[2] if normalize_lang(lang) == "ko" else row[3]
+
+    def search(self, query: SearchQuery) -> SearchResult:
+        """Run a query: one page of hits, counts per facet value and recurring components of all hits."""
+        sort = query.sort if query.text or query.sort != "relevance" else "newest"
+        results = self._tags.filter_mask(query.filters)
+        matches = _TextMatches(self._tags.everything, [], {}, {})
+        if query.text:
+            matches = self._text_matches(query.text, scored=sort == "relevance")
+            results &= matches.mask
+        total = results.bit_count()
+        page_count = max(1, math.ceil(total / query.per_page))
+        page = min(query.page, page_count)
+        offset = (page - 1) * query.per_page
+        rowids = self._page(results, sort, matches.ranked, offset, query.per_page)
+        incidents = {incident.id: incident for incident in self._load([self._ids[rowid] for rowid in rowids])}
+        hits = tuple(
+            SearchHit(
+                incidents[self._ids[rowid]],
+                matches.scores.get(rowid, 0.0),
+                tuple(matches.signatures.get(rowid, ())),
+            )
+            for rowid in rowids
+            if self._ids[rowid] in incidents
+        )
+        return SearchResult(
+            query=query if page == query.page else query.with_page(page),
+            total=total,
+            start=offset + 1 if hits else 0,
+            end=offset + len(hits) if hits else 0,
+            hits=hits,
+            facets={facet: self._facet_values(facet, query, results) for facet in FACETS},
+            recurring_components=self._recurring(query, results),
+            page_count=page_count,
+        )
+
+    def facet_overview(self, lang: str = "ko") -> dict[str, tuple[FacetValue, ...]]:
+        """Every term of every facet with its rolled-up count over the whole library, zeros included."""
+        everything = self._tags.everything
+        return {
+            facet: tuple(
+                self._value(facet, term.id, self._tags.count(facet, term.id, everything), False, lang)
+                for term in self.taxonomy.terms(facet)
+            )
+            for facet in FACETS
+        }
+
+    def similar(self, incident_id: str, limit: int = 5, lang: str = "ko") -> list[SimilarIncident]:
+        """Incidents sharing the most error signatures and tags with this one, with those as reasons."""
+        rowid = self._rowids.get(str(incident_id))
+        if rowid is None:
+            raise NotFoundError(f"no incident with id {str(incident_id)[:100]!r}")
+        with self._lock:
+            found = find_similar(self._connection, self._tags, rowid, max(1, min(int(limit), 50)))
+        loaded = {incident.id: incident for incident in self._load([self._ids[item.rowid] for item in found])}
+        return [
+            SimilarIncident(
+                loaded[self._ids[item.rowid]],
+                tuple(self._value(facet, term, 0, False, lang) for facet, term in item.shared_terms),
+                item.shared_signatures,
+            )
+            for item in found
+            if self._ids[item.rowid] in loaded
+        ]
+
+    # ---- helpers ------------------------------------------------------------------------------------
+
+    def _run(self, statement: sql.Statement) -> list[tuple]:
+        with self._lock:
+            return self._connection.execute(statement.sql, statement.params).fetchall()
+
+    def _text_matches(self, text: str, *, scored: bool) -> _TextMatches:
+        """Incidents matching the text (FTS5 or a contained signature), best first when `scored`."""
+        rows: list[tuple[int, float]] = []
+        match = match_expression(text, self.glossary)
+        if match is not None:
+            try:
+                rows = self._run(sql.text_matches(match, scored=scored))
+            except sqlite3.OperationalError:
+                # fts.py quotes every word, so FTS5 should never reject an expression; if it still
+                # does, the text matches nothing rather than failing the page.
+                rows = []
+        found: dict[int, list[str]] = {}
+        pasted = signatures.words(text)
+        if pasted:
+            for rowid, signature_text, pattern in self._run(sql.signature_candidates(pasted)):
+                if signatures.occurs_in(pattern.split(" "), pasted):
+                    found.setdefault(rowid, []).append(signature_text)
+        scores = dict(rows) if scored else {}
+        scores.update(dict.fromkeys(found, sql.SIGNATURE_SCORE))
+        ranked = [*sorted(found, reverse=True), *(row[0] for row in rows if row[0] not in found)]
+        return _TextMatches(bitsets.mask_of(ranked, self._tags.size), ranked, scores, found)
+
+    def _page(self, results: int, sort: str, ranked: list[int], offset: int, limit: int) -> list[int]:
+        """Rowids of one page. `ranked` (text matches, best first) is already in relevance order."""
+        if sort == "relevance":
+            members = bitsets.as_bytes(results, self._tags.size)
+            shown = (rowid for rowid in ranked if bitsets.has(members, rowid))
+            return list(itertools.islice(shown, offset, offset + limit))
+        walk = bitsets.rowids_ascending if sort == "oldest" else bitsets.rowids_descending
+        return list(itertools.islice(walk(results), offset, offset + limit))
+
+    def _facet_values(self, facet: str, query: SearchQuery, results: int) -> tuple[FacetValue, ...]:
+        selected = set(query.filters.get(facet, ()))
+        values = []
+        for term in self.taxonomy.terms(facet):
+            found = self._tags.count(facet, term.id, results)
+            if found or term.id in selected:
+                values.append(self._value(facet, term.id, found, term.id in selected, query.lang))
+        return tuple(values)
+
+    def _recurring(self, query: SearchQuery, results: int) -> tuple[FacetValue, ...]:
+        """Components the results name themselves (not rolled up): most frequent first."""
+        chosen = set(query.filters.get("component", ()))
+        counted = [
+            (self._tags.count("component", term.id, results, direct=True), position, term.id)
+            for position, term in enumerate(self.taxonomy.terms("component"))
+        ]
+        top = sorted((item for item in counted if item[0] > 0), key=lambda item: (-item[0], item[1]))
+        return tuple(
+            self._value("component", term, found, term in chosen, query.lang)
+            for found, _, term in top[:RECURRING_LIMIT]
+        )
+
+    def _value(self, facet: str, term_id: str, count: int, selected: bool, lang: str) -> FacetValue:
+        row = self._terms.get((facet, term_id))
+        parent = row[0] if row else None
+        return FacetValue(facet, term_id, self.term_label(facet, term_id, lang), count, selected, parent)
+
+    def _load(self, incident_ids: list[str]) -> list[Incident]:
+        """Incidents by id in the given order, validated from the index once and then cached."""
+        missing = [incident_id for incident_id in incident_ids if incident_id not in self._incidents]
+        if missing:
+            if len(self._incidents) > _CACHE_LIMIT:
+                self._incidents.clear()
+            with self._lock:
+                rows = self._connection.execute(
+                    f"SELECT id, document FROM incidents WHERE id IN ({', '.join('?' * len(missing))})",
+                    missing,
+                ).fetchall()
+            for incident_id, document in rows:
+                self._incidents[incident_id] = Incident.model_validate_json(document)
+        return [
+            self._incidents[incident_id] for incident_id in incident_ids if incident_id in self._incidents
+        ]

@@ -1,0 +1,128 @@
+"""The ASGI app: routes, the language in every path, HTML or JSON from one context, friendly errors.
+
+`create_app(library=None, checks=None)` is the factory for tests and for `kubegap serve`; without
+arguments it opens the bundled knowledge base through the SQLite index and the checker's registry.
+Every page exists in Korean and English (`/ko/...`, `/en/...`) and as JSON (`....json`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from kubegap.checker.check import CheckMeta
+from kubegap.errors import KubegapError
+from kubegap.library.web import data_out, errors, pages, urls
+from kubegap.library.web.layout import build_layout
+from kubegap.library.web.negotiation import preferred_lang
+from kubegap.library.web.render import HTML, JSON, render_html, respond, to_json_bytes
+from kubegap.library.web.security import SecurityHeadersMiddleware
+from kubegap.library.web.site import LibraryReader, Site, registered_checks
+from kubegap.library.web.tidy import TidyRequestMiddleware
+from kubegap.text import LANGS, Lang
+
+STATIC = Path(__file__).parent / "static"
+_LOG = logging.getLogger("kubegap.web")
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def create_app(library: LibraryReader | None = None, checks: Sequence[CheckMeta] | None = None) -> Starlette:
+    """The web app over a library (default: the bundled knowledge base) and checks (default: registry)."""
+    if library is None:
+        from kubegap.library import Library
+
+        library = Library.open()
+    site = Site(library, list(registered_checks() if checks is None else checks))
+    routes = [
+        Route("/", _root),
+        Route("/openapi.json", _openapi),
+        Route("/export/incidents.json", _export_json),
+        Route("/export/incidents.csv", _export_csv),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+        Route("/{lang}", _lang_root),
+        Route("/{lang}/", _lang_root),
+        Route("/{lang}/feed.atom", _feed),
+    ]
+    for pattern, builder in pages.PAGES:
+        routes.append(Route(pattern + ".json", _page_endpoint(builder, as_json=True)))
+        routes.append(Route(pattern, _page_endpoint(builder, as_json=False)))
+    handlers = {
+        KubegapError: errors.handle_error,
+        HTTPException: errors.handle_error,
+        Exception: errors.handle_error,
+    }
+    app = Starlette(routes=routes, exception_handlers=handlers)  # type: ignore[arg-type]
+    app.state.site = site
+    app.add_middleware(TidyRequestMiddleware)
+    app.add_middleware(SecurityHeadersMiddleware)
+    return app
+
+
+def path_lang(request: Request) -> Lang:
+    """The language named by the path; anything else is a 404, shown in the reader's preferred language."""
+    lang = request.path_params.get("lang", "")
+    if lang not in LANGS:
+        raise HTTPException(404)
+    return lang  # type: ignore[no-any-return]
+
+
+def _page_endpoint(builder: pages.PageBuilder, as_json: bool) -> Endpoint:
+    async def endpoint(request: Request) -> Response:
+        lang = path_lang(request)
+        site: Site = request.app.state.site
+        try:
+            page = builder(request, site, lang)
+        except (KubegapError, HTTPException):
+            raise
+        except Exception as error:  # a bug must still end as a calm page, not a traceback
+            raise errors.as_kubegap_error(error, lang) from error
+        if as_json:
+            return respond(request, to_json_bytes(page.context), JSON)
+        json_url = urls.with_json(request.url.path) + ("?" + request.url.query if request.url.query else "")
+        layout = build_layout(request, lang, page.title, page.section, json_url)
+        html = render_html(page.template, {"layout": layout, "page": page.context, "L": pages.labeler(lang)})
+        return respond(request, html, HTML)
+
+    return endpoint
+
+
+async def _root(request: Request) -> Response:
+    lang = preferred_lang(request.headers.get("accept-language", ""))
+    return RedirectResponse(urls.incidents_url(lang), status_code=302, headers={"Vary": "Accept-Language"})
+
+
+async def _lang_root(request: Request) -> Response:
+    return RedirectResponse(urls.incidents_url(path_lang(request)), status_code=302)
+
+
+async def _feed(request: Request) -> Response:
+    lang = path_lang(request)
+    site: Site = request.app.state.site
+    body = data_out.atom_feed(site, lang, str(request.base_url).rstrip("/"))
+    return respond(request, body, "application/atom+xml; charset=utf-8")
+
+
+async def _export_json(request: Request) -> Response:
+    site: Site = request.app.state.site
+    return respond(request, data_out.export_json(site), JSON)
+
+
+async def _export_csv(request: Request) -> Response:
+    site: Site = request.app.state.site
+    headers = {"Content-Disposition": 'attachment; filename="kubegap-incidents.csv"'}
+    return respond(request, data_out.export_csv(site), "text/csv; charset=utf-8", headers=headers)
+
+
+async def _openapi(request: Request) -> Response:
+    from kubegap.library.web.openapi import openapi_document
+
+    return respond(request, to_json_bytes(openapi_document()), JSON)

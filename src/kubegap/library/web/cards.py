@@ -1,0 +1,112 @@
+"""An incident as the reader meets it: the nine sections in order, each already in one language.
+
+The list page and the case page both show cards built here, so a section reads the same everywhere.
+Tags become term links (label + facet page URL); cause and contributing factors carry their basis.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kubegap.knowledge.loader import Taxonomy
+from kubegap.knowledge.model import SECTION_ORDER, Bilingual, Incident, ReasonedText
+from kubegap.library.web import urls
+from kubegap.library.web.labels import t
+from kubegap.text import Lang
+
+
+@dataclass(frozen=True, slots=True)
+class TermLink:
+    facet: str
+    id: str
+    label: str
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
+class Item:
+    """A line of a section; `basis` is 'stated' or 'inferred' for reasoned text, else empty."""
+
+    text: str
+    basis: str = ""
+    basis_label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    key: str
+    title: str
+    items: tuple[Item, ...]
+    terms: tuple[TermLink, ...]
+    is_list: bool
+
+
+@dataclass(frozen=True, slots=True)
+class IncidentCard:
+    id: str
+    url: str
+    title: str
+    summary: str
+    date: str
+    end_date: str
+    organization: str
+    sections: tuple[Section, ...]
+    matched_signatures: tuple[str, ...] = ()
+
+
+# section key -> facet whose tags are shown with it
+_SECTION_FACET = {
+    "symptom": "symptom",
+    "cause": "cause",
+    "components": "component",
+    "contributing_factors": "contributing-factor",
+}
+_LIST_SECTIONS = frozenset({"contributing_factors", "actions", "follow_ups"})
+
+
+def term_link(taxonomy: Taxonomy, lang: Lang, facet: str, term_id: str) -> TermLink:
+    term = taxonomy.term(facet, term_id)
+    label = term.label.get(lang) if term is not None else term_id
+    return TermLink(facet, term_id, label, urls.term_url(lang, facet, term_id))
+
+
+def build_card(
+    incident: Incident, taxonomy: Taxonomy, lang: Lang, matched_signatures: tuple[str, ...] = ()
+) -> IncidentCard:
+    return IncidentCard(
+        id=incident.id,
+        url=urls.incident_url(lang, incident.id),
+        title=incident.title.get(lang),
+        summary=incident.summary.get(lang),
+        date=incident.date.isoformat(),
+        end_date=incident.end_date.isoformat() if incident.end_date else "",
+        organization=incident.organization,
+        sections=build_sections(incident, taxonomy, lang),
+        matched_signatures=matched_signatures,
+    )
+
+
+def build_sections(incident: Incident, taxonomy: Taxonomy, lang: Lang) -> tuple[Section, ...]:
+    """The sections the sources cover, in SECTION_ORDER; absent ones are left out, not shown empty."""
+    tags = incident.tags.by_facet()
+    built: list[Section] = []
+    for key in SECTION_ORDER:
+        items = _items(getattr(incident.sections, key, None), lang)
+        facet = _SECTION_FACET.get(key)
+        terms = tuple(term_link(taxonomy, lang, facet, term) for term in tags[facet]) if facet else ()
+        if items or terms:
+            built.append(Section(key, t(f"section.{key}", lang), items, terms, key in _LIST_SECTIONS))
+    return tuple(built)
+
+
+def _items(value: object, lang: Lang) -> tuple[Item, ...]:
+    if value is None:
+        return ()
+    values = value if isinstance(value, list) else [value]
+    return tuple(_item(entry, lang) for entry in values if isinstance(entry, Bilingual))
+
+
+def _item(text: Bilingual, lang: Lang) -> Item:
+    if isinstance(text, ReasonedText):
+        return Item(text.get(lang), text.basis.value, t(f"basis.{text.basis.value}", lang))
+    return Item(text.get(lang))

@@ -1,0 +1,182 @@
+"""The case page: every section, sources, impact figures, error signatures, terms, similar cases, checks.
+
+The checks that cite the incident are shown when there are some; when none do, the incident's own
+`cluster_visibility` note says what a cluster can and cannot show, or we say plainly that no kubegap
+check covers it yet. Either way the reader learns whether kubegap can help with this one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kubegap.errors import NotFoundError
+from kubegap.knowledge.model import FACETS, Incident
+from kubegap.library.web import urls
+from kubegap.library.web.cards import IncidentCard, TermLink, build_card, term_link
+from kubegap.library.web.checkbox import CheckLink, RunHow, check_link, run_instructions
+from kubegap.library.web.labels import t
+from kubegap.library.web.site import Site
+from kubegap.text import Lang
+
+SIMILAR_LIMIT = 5
+
+
+@dataclass(frozen=True, slots=True)
+class SourceLink:
+    title: str
+    url: str
+    publisher: str
+    kind: str
+    published: str
+    archive_url: str
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    key: str
+    label: str
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Signature:
+    text: str
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class TermGroup:
+    facet: str
+    label: str
+    terms: tuple[TermLink, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SimilarCase:
+    id: str
+    title: str
+    date: str
+    url: str
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class IncidentPage:
+    kind: str
+    lang: str
+    title: str
+    card: IncidentCard
+    environment: tuple[Figure, ...]
+    sources: tuple[SourceLink, ...]
+    impact: tuple[Figure, ...]
+    impact_notes: str
+    signatures: tuple[Signature, ...]
+    taxonomy: tuple[TermGroup, ...]
+    similar: tuple[SimilarCase, ...]
+    checks: tuple[CheckLink, ...]
+    cluster_visibility: str
+    run: tuple[RunHow, ...]
+
+
+def build_incident_page(site: Site, incident_id: str, lang: Lang) -> IncidentPage | None:
+    try:
+        incident = site.library.incident(incident_id)
+    except NotFoundError:
+        return None
+    if incident is None:
+        return None
+    taxonomy = site.knowledge.taxonomy
+    checks = tuple(
+        link for check in site.checks_citing(incident.id) if (link := check_link(site, check.id, lang))
+    )
+    visibility = (
+        incident.cluster_visibility.get(lang) if incident.cluster_visibility else t("case.no-check", lang)
+    )
+    tags = incident.tags.by_facet()
+    return IncidentPage(
+        kind="incident",
+        lang=lang,
+        title=incident.title.get(lang),
+        card=build_card(incident, taxonomy, lang),
+        environment=_environment(incident, lang),
+        sources=tuple(
+            SourceLink(
+                source.title,
+                source.url,
+                source.publisher,
+                source.kind.value,
+                source.published.isoformat() if source.published else "",
+                source.archive_url or "",
+            )
+            for source in incident.sources
+        ),
+        impact=_impact(incident, lang),
+        impact_notes=incident.impact.notes.get(lang) if incident.impact.notes else "",
+        signatures=tuple(
+            Signature(signature.text, signature.note.get(lang) if signature.note else "")
+            for signature in incident.error_signatures
+        ),
+        taxonomy=tuple(
+            TermGroup(
+                facet,
+                t(f"facet.{facet}", lang),
+                tuple(term_link(taxonomy, lang, facet, i) for i in tags[facet]),
+            )
+            for facet in FACETS
+            if tags[facet]
+        ),
+        similar=_similar(site, incident.id, lang),
+        checks=checks,
+        cluster_visibility="" if checks else visibility,
+        run=run_instructions(lang),
+    )
+
+
+def _similar(site: Site, incident_id: str, lang: Lang) -> tuple[SimilarCase, ...]:
+    found = site.library.similar(incident_id, SIMILAR_LIMIT, lang=lang)
+    return tuple(
+        SimilarCase(
+            item.incident.id,
+            item.incident.title.get(lang),
+            item.incident.date.isoformat(),
+            urls.incident_url(lang, item.incident.id),
+            tuple(item.reasons(lang)),
+        )
+        for item in found
+    )
+
+
+def _number(value: float) -> str:
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
+
+
+_IMPACT_UNITS = {
+    "duration_hours": "unit.hours",
+    "gpus_affected": "unit.gpus",
+    "restarts": "unit.times",
+    "training_time_lost_hours": "unit.hours",
+    "error_rate_percent": "unit.percent",
+}
+
+
+def _impact(incident: Incident, lang: Lang) -> tuple[Figure, ...]:
+    figures: list[Figure] = []
+    for key, unit in _IMPACT_UNITS.items():
+        value = getattr(incident.impact, key)
+        if value is not None:
+            figures.append(Figure(key, t(f"impact.{key}", lang), t(unit, lang, value=_number(value))))
+    return tuple(figures)
+
+
+def _environment(incident: Incident, lang: Lang) -> tuple[Figure, ...]:
+    environment = incident.environment
+    values = {
+        "deployment": environment.deployment.value if environment.deployment.value != "unknown" else None,
+        "orchestrator": environment.orchestrator.value
+        if environment.orchestrator.value != "unknown"
+        else None,
+        "accelerator": environment.accelerator,
+        "scale_gpus": f"{environment.scale_gpus:,}" if environment.scale_gpus else None,
+        "provider": environment.provider,
+    }
+    return tuple(Figure(key, t(f"env.{key}", lang), value) for key, value in values.items() if value)

@@ -1,0 +1,91 @@
+"""What the web pages read: the library (index + knowledge) and the checks' metadata, joined once.
+
+The checks come from the checker's registry. The library must keep working when there are none yet, or
+when a check module is broken (the registry refuses to load then): the pages show the components alone
+and a log line says why, instead of the whole site failing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from kubegap.checker.check import CheckMeta
+from kubegap.errors import KubegapError
+from kubegap.knowledge.loader import Knowledge
+from kubegap.knowledge.model import Incident
+from kubegap.library.query import FacetValue, SearchQuery, SearchResult, SimilarIncident
+
+_LOG = logging.getLogger("kubegap.web")
+
+
+class LibraryReader(Protocol):
+    """The part of `kubegap.library.Library` the pages use."""
+
+    @property
+    def knowledge(self) -> Knowledge: ...
+
+    def search(self, query: SearchQuery) -> SearchResult: ...
+
+    def incident(self, incident_id: str) -> Incident: ...
+
+    def similar(self, incident_id: str, limit: int = 5, lang: str = "ko") -> list[SimilarIncident]: ...
+
+    def facet_overview(self, lang: str = "ko") -> dict[str, tuple[FacetValue, ...]]: ...
+
+
+def registered_checks() -> list[CheckMeta]:
+    """Every registered check's metadata; empty (with a log line) when the registry cannot load."""
+    try:
+        from kubegap.checker.registry import all_checks
+    except ImportError as error:
+        _LOG.warning("checks unavailable: %s", error)
+        return []
+    try:
+        return [module.meta for module in all_checks()]
+    except KubegapError as error:
+        _LOG.warning("checks unavailable: %s", error.one_line())
+        return []
+
+
+@dataclass
+class Site:
+    library: LibraryReader
+    checks: list[CheckMeta] = field(default_factory=list)
+    _by_component: dict[str, list[CheckMeta]] = field(default_factory=dict, init=False, repr=False)
+    _by_incident: dict[str, list[CheckMeta]] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        by_component: dict[str, list[CheckMeta]] = defaultdict(list)
+        by_incident: dict[str, list[CheckMeta]] = defaultdict(list)
+        self.checks = sorted(self.checks, key=lambda check: (-check.severity.rank, check.id))
+        for check in self.checks:
+            for component in check.components:
+                by_component[component].append(check)
+            for incident_id in check.incidents:
+                by_incident[incident_id].append(check)
+        self._by_component = dict(by_component)
+        self._by_incident = dict(by_incident)
+
+    @property
+    def knowledge(self) -> Knowledge:
+        return self.library.knowledge
+
+    def check(self, check_id: str) -> CheckMeta | None:
+        return next((check for check in self.checks if check.id == check_id), None)
+
+    def checks_citing(self, incident_id: str) -> list[CheckMeta]:
+        return list(self._by_incident.get(incident_id, []))
+
+    def checks_guarding(self, component_ids: Sequence[str]) -> list[CheckMeta]:
+        """Checks guarding any of these components or any of their ancestors, most severe first."""
+        wanted: set[str] = set()
+        taxonomy = self.knowledge.taxonomy
+        for component in component_ids:
+            wanted.add(component)
+            wanted.update(taxonomy.ancestors("component", component))
+        found = {check.id: check for component in wanted for check in self._by_component.get(component, [])}
+        return sorted(found.values(), key=lambda check: (-check.severity.rank, check.id))

@@ -1,0 +1,46 @@
+"""Read the list page's state from a query string, which is hostile input: clamp, clean, never raise.
+
+`SearchQuery.from_params` does the cleaning; this module adds what only the web has (the tab, the
+language from the path) and turns what was dropped into notices in the reader's language (an unknown
+facet value, text cut to length), so a shared URL that no longer fits the data still opens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from starlette.datastructures import ImmutableMultiDict
+
+from kubegap.knowledge.loader import Taxonomy
+from kubegap.library.query import MAX_QUERY_CHARS, TEXT_KEYS, SearchQuery
+from kubegap.library.web.labels import t
+from kubegap.library.web.urls import DEFAULT_TAB, TABS
+from kubegap.text import Lang
+
+MAX_KEYS = 50
+MAX_NOTED_VALUES = 5
+
+
+@dataclass(frozen=True, slots=True)
+class ListState:
+    query: SearchQuery
+    tab: str
+    notices: tuple[str, ...]
+
+
+def parse_list_state(params: ImmutableMultiDict[str, str], lang: Lang, taxonomy: Taxonomy) -> ListState:
+    """The query, tab and notices for a list view; every input maps to some valid view."""
+    lists = {key: params.getlist(key) for key in list(params.keys())[:MAX_KEYS] if key != "lang"}
+    query = replace(SearchQuery.from_params(lists, taxonomy=taxonomy), lang=lang)
+    notices: list[str] = []
+    if sum(len(value) for key in TEXT_KEYS for value in lists.get(key, [])) > MAX_QUERY_CHARS:
+        notices.append(t("notice.text-cut", lang))
+    if query.ignored_filters:
+        values = ", ".join(value[:60] for _, value in query.ignored_filters[:MAX_NOTED_VALUES])
+        notices.append(t("notice.unknown-values", lang, values=values))
+    tab = params.get("tab", "")
+    return ListState(query=query, tab=tab if tab in TABS else DEFAULT_TAB, notices=tuple(notices))
+
+
+def last_page_notice(requested: int, lang: Lang) -> str:
+    return t("notice.last-page", lang, page=f"{requested:,}")

@@ -1,0 +1,197 @@
+"""`kubegap scan|snapshot|checks|rbac` through the real entry point: output, files and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from engine_helpers import make_check, make_meta, node
+
+from kubegap.checker import registry
+from kubegap.checker.finding import Severity
+from kubegap.checker.sources import demo_path
+from kubegap.cli import main
+
+
+@pytest.fixture
+def fake_checks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replace discovery with two checks of known severity, so exit codes do not depend on shipped checks."""
+    checks = (
+        make_check(make_meta("high-gap", severity=Severity.high)),
+        make_check(make_meta("low-gap", severity=Severity.low)),
+    )
+    monkeypatch.setattr(registry, "_discovered", lambda: checks)
+
+
+def _snapshot_file(tmp_path: Path, *, gap: bool) -> Path:
+    path = tmp_path / "nodes.json"
+    path.write_text(
+        json.dumps({"apiVersion": "v1", "kind": "List", "items": [node("a", gap=gap), node("b")]})
+    )
+    return path
+
+
+def _run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exited:
+        main(args)
+    captured = capsys.readouterr()
+    code = exited.value.code
+    return (code if isinstance(code, int) else 0), captured.out, captured.err
+
+
+@pytest.mark.usefixtures("fake_checks")
+@pytest.mark.parametrize(
+    ("gap", "extra", "expected"),
+    [
+        (False, [], 0),
+        (True, [], 1),
+        (True, ["--fail-on", "critical"], 0),
+        (True, ["--fail-on", "low"], 1),
+        (True, ["--fail-on", "never"], 0),
+        (True, ["--check", "low-gap"], 0),
+        (True, ["--check", "low-gap", "--fail-on", "low"], 1),
+    ],
+)
+def test_exit_codes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], gap: bool, extra: list[str], expected: int
+) -> None:
+    code, out, err = _run(["scan", "--snapshot", str(_snapshot_file(tmp_path, gap=gap)), *extra], capsys)
+    assert code == expected, err
+    assert "Summary:" in out
+
+
+@pytest.mark.usefixtures("fake_checks")
+def test_exemption_file_turns_exit_code_to_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    exemptions = tmp_path / "exemptions.yaml"
+    exemptions.write_text("- check: high-gap\n  name: a\n  reason: accepted for the burn-in pool\n")
+    args = ["scan", "--snapshot", str(_snapshot_file(tmp_path, gap=True)), "--exemptions", str(exemptions)]
+    code, out, _ = _run([*args, "-f", "json"], capsys)
+    assert code == 0
+    document = json.loads(out)
+    assert document["summary"]["counts"]["exempted"] == 1
+
+
+@pytest.mark.usefixtures("fake_checks")
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--check", "no-such-check"], "unknown check 'no-such-check'"),
+        (["--manifests", "x.yaml"], "choose one source"),
+        (["--exemptions", "/nonexistent/ex.yaml"], "cannot read exemptions file"),
+        (["--format", "html"], "Invalid value"),
+    ],
+)
+def test_errors_exit_2_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    code, _, err = _run(["scan", "--snapshot", str(_snapshot_file(tmp_path, gap=False)), *args], capsys)
+    assert code == 2
+    assert err.startswith("Error: ") and message in err and err.count("\n") == 1
+
+
+@pytest.mark.usefixtures("fake_checks")
+def test_output_file_and_formats(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    snapshot = str(_snapshot_file(tmp_path, gap=True))
+    for fmt in ("json", "sarif", "markdown", "table"):
+        target = tmp_path / f"report.{fmt}"
+        code, out, _ = _run(
+            ["scan", "--snapshot", snapshot, "-f", fmt, "-o", str(target), "--lang", "ko"], capsys
+        )
+        assert code == 1 and out == ""
+        assert target.read_text(encoding="utf-8").strip()
+    assert json.loads((tmp_path / "report.sarif").read_text())["version"] == "2.1.0"
+
+
+@pytest.mark.usefixtures("fake_checks")
+def test_status_and_severity_filters_narrow_output_not_exit_code(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["scan", "--snapshot", str(_snapshot_file(tmp_path, gap=True)), "-f", "json"]
+    code, out, _ = _run([*args, "--status", "pass", "--min-severity", "high"], capsys)
+    findings = json.loads(out)["findings"]
+    assert code == 1
+    assert {(f["checkId"], f["status"]) for f in findings} == {("high-gap", "pass")}
+
+
+@pytest.mark.usefixtures("fake_checks")
+def test_namespace_flag_applies_to_file_sources(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(
+        ["scan", "--snapshot", str(_snapshot_file(tmp_path, gap=True)), "-n", "x", "-f", "json"], capsys
+    )
+    assert json.loads(out)["scan"]["namespaces"] == ["x"] and code == 1  # nodes are cluster-scoped: kept
+
+
+def test_no_kubeconfig_prints_one_line_hint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("KUBECONFIG", str(tmp_path / "missing-config"))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
+    code, out, err = _run(["scan"], capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("Error: ")
+    assert "kubegap scan --demo" in err and "--snapshot" in err
+
+
+def test_demo_scan_runs_or_says_it_is_missing(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(["scan", "--demo", "-f", "json"], capsys)
+    if demo_path() is None:
+        assert code == 2 and "demo snapshot is not installed" in err
+    else:
+        assert code in (0, 1), err
+        assert json.loads(out)["scan"]["mode"] == "demo"
+
+
+@pytest.mark.usefixtures("fake_checks")
+def test_checks_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = _run(["checks", "list", "--json"], capsys)
+    assert code == 0 and [entry["id"] for entry in json.loads(out)] == ["high-gap", "low-gap"]
+    code, out, _ = _run(["checks", "list", "--lang", "ko"], capsys)
+    assert "Title of high-gap (ko)" in out
+    code, out, _ = _run(["checks", "show", "high-gap"], capsys)
+    assert code == 0 and "Fix high-gap like this" in out and "/en/incidents/" in out
+    code, _, err = _run(["checks", "show", "nope"], capsys)
+    assert code == 2 and "unknown check" in err
+
+
+@pytest.mark.usefixtures("fake_checks")
+def test_live_scan_and_snapshot_roundtrip_against_an_emulated_cluster(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from k8s_emulator import KubeEmulator
+
+    with KubeEmulator([node("gpu-a", gap=True), node("gpu-b")], token="t0ken-for-tests") as emulator:
+        kubeconfig = emulator.write_kubeconfig(
+            tmp_path / "kubeconfig", context="lab", token="t0ken-for-tests"
+        )
+        code, out, err = _run(["scan", "--kubeconfig", str(kubeconfig), "-f", "json"], capsys)
+        assert code == 1, err
+        live = json.loads(out)
+        assert (live["scan"]["mode"], live["scan"]["context"]) == ("live", "lab")
+        assert live["scan"]["kubeconfig"] == str(kubeconfig) and live["scan"]["requests"] > 0
+        target = tmp_path / "cluster.json.gz"
+        code, _, err = _run(["snapshot", "-o", str(target), "--kubeconfig", str(kubeconfig)], capsys)
+        assert code == 0 and "Wrote" in err
+        assert emulator.non_get_requests() == [] and emulator.secret_requests() == []
+    code, out, _ = _run(["scan", "--snapshot", str(target), "-f", "json"], capsys)
+    offline = json.loads(out)
+    assert code == 1 and offline["scan"]["context"] == "lab" and offline["scan"]["mode"] == "snapshot"
+    assert offline["summary"]["counts"] == live["summary"]["counts"]
+
+
+@pytest.mark.usefixtures("fake_checks")
+def test_scan_function_is_the_same_path_as_the_cli(tmp_path: Path) -> None:
+    from kubegap.checker.scan import scan
+    from kubegap.errors import UsageError
+
+    exemptions = tmp_path / "ex.yaml"
+    exemptions.write_text("- check: low-gap\n  reason: accepted\n")
+    snapshot = _snapshot_file(tmp_path, gap=True)
+    report = scan(snapshot_paths=[snapshot], exemptions_path=exemptions)
+    assert report.counts == {"fail": 1, "exempted": 1, "unknown": 0, "pass": 2, "not-applicable": 0}
+    assert [
+        summary.check_id for summary in scan(snapshot_paths=[snapshot], check_ids=["low-gap"]).checks
+    ] == ["low-gap"]
+    with pytest.raises(UsageError, match="choose one source"):
+        scan(snapshot_paths=[snapshot], demo=True)

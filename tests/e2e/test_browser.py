@@ -1,0 +1,213 @@
+"""The Incident Library in a real browser: Debian's chromium driven by Playwright against `kubegap serve`.
+
+Walks the reader's path (list, facet value, remove its chip, Korean search, next page, a case, the
+language switch) and saves screenshots of every page in both languages at desktop and phone widths
+under test-output/screenshots/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+WIDTHS = {"desktop": 1280, "phone": 390}
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+if not CHROMIUM.exists():
+    pytest.skip(
+        "Debian chromium is not installed at /usr/bin/chromium (run scripts/test-deps)",
+        allow_module_level=True,
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`kubegap serve` on a free port, over the bundled knowledge base, with an in-memory index."""
+    port = _free_port()
+    environment = {**os.environ, "KUBEGAP_DB": ":memory:"}
+    log_path = tmp_path_factory.mktemp("serve") / "serve.log"
+    log = log_path.open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kubegap", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env=environment,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(base + "/ko/incidents", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"kubegap serve did not start: {log_path.read_text(errors='replace')[-2000:]}")
+            time.sleep(0.2)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+        output = log_path.read_text(errors="replace")
+        assert "Traceback" not in output, output[-4000:]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+def _page(browser: object, width: int) -> object:
+    context = browser.new_context(viewport={"width": width, "height": 900}, locale="ko-KR")  # type: ignore[attr-defined]
+    return context.new_page()
+
+
+def test_reader_path(server: str, browser: object) -> None:
+    page = _page(browser, 1280)
+    page.goto(server + "/")
+    assert re.search(r"/ko/incidents$", page.url)
+    assert page.get_attribute("html", "lang") == "ko"
+    assert page.locator("h1").first.inner_text().strip()
+    assert page.locator("a.skip-link").count() == 1
+
+    # click a facet value: it becomes a filter chip and narrows the results
+    first_value = page.locator(".facet-values a.facet-value").first
+    term = first_value.get_attribute("data-term")
+    first_value.click()
+    page.wait_for_load_state()
+    assert f"cause={term}" in page.url
+    chip = page.locator(f'.chips a.chip[data-chip="cause:{term}"]')
+    assert chip.count() == 1
+
+    # remove its chip: back to everything
+    chip.click()
+    page.wait_for_load_state()
+    assert "cause=" not in page.url
+    assert page.locator(".chips a.chip").count() == 0
+
+    # search in Korean
+    page.fill("#search-q", "노드")
+    page.press("#search-q", "Enter")
+    page.wait_for_load_state()
+    assert "q=" in page.url
+    assert page.locator("#search-q").input_value() == "노드"
+    assert page.locator("ol.cards > li").count() > 0
+    assert "건 중" in page.locator("#results-heading").inner_text()
+
+    # page forward
+    page.goto(server + "/ko/incidents?per_page=2")
+    page.locator('.paging a[rel="next"]').click()
+    page.wait_for_load_state()
+    assert "page=2" in page.url
+    assert page.locator('.paging a[aria-current="page"]').inner_text().strip() == "2"
+
+    # open a case
+    card_link = page.locator("ol.cards .card-title a").first
+    title = card_link.inner_text().strip()
+    card_link.click()
+    page.wait_for_load_state()
+    assert re.search(r"/ko/incidents/[a-z0-9-]+$", page.url)
+    assert page.locator("h1").inner_text().strip() == title
+    case_path = page.url.split("/ko/", 1)[1]
+
+    # switch language: same case, English
+    page.locator("a.lang-switch").click()
+    page.wait_for_load_state()
+    assert page.url.endswith("/en/" + case_path)
+    assert page.get_attribute("html", "lang") == "en"
+
+    # a filtered list keeps its query string across the switch
+    page.goto(server + "/en/incidents?cause=hardware-fault&sort=oldest&tab=component")
+    page.locator("a.lang-switch").click()
+    page.wait_for_load_state()
+    assert page.url.endswith("/ko/incidents?cause=hardware-fault&sort=oldest&tab=component")
+    page.context.close()
+
+
+def test_keyboard_reaches_skip_link_first(server: str, browser: object) -> None:
+    page = _page(browser, 1280)
+    page.goto(server + "/en/incidents")
+    page.keyboard.press("Tab")
+    focused = page.evaluate("document.activeElement.className")
+    assert "skip-link" in focused
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
+    page.keyboard.press("Enter")
+    assert page.url.endswith("#main")
+    page.context.close()
+
+
+def _screenshot_paths(server: str) -> list[tuple[str, str]]:
+    listing = httpx.get(server + "/en/incidents.json?per_page=1").json()
+    incident_id = listing["incidents"][0]["id"] if listing["incidents"] else ""
+    studies = httpx.get(server + "/en/studies.json").json()["studies"]
+    checks = httpx.get(server + "/en/checks.json").json()["areas"]
+    paths = [
+        ("list", "/incidents"),
+        ("list-filtered", "/incidents?cause=hardware-fault&tab=component"),
+        ("search", "/incidents?q=NCCL"),
+        ("facets", "/facets"),
+        ("term", "/facets/component/gpu"),
+        ("studies", "/studies"),
+        ("checks", "/checks"),
+        ("not-found", "/incidents/no-such-incident"),
+    ]
+    if incident_id:
+        paths.append(("case", f"/incidents/{incident_id}"))
+    if studies:
+        paths.append(("study", f"/studies/{studies[0]['id']}"))
+    if checks:
+        paths.append(("check", f"/checks/{checks[0]['checks'][0]['id']}"))
+    return paths
+
+
+def test_screenshots_both_languages_and_widths(server: str, browser: object) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    paths = _screenshot_paths(server)
+    for device, width in WIDTHS.items():
+        page = _page(browser, width)
+        for lang in ("ko", "en"):
+            for name, path in paths:
+                response = page.goto(f"{server}/{lang}{path}")
+                assert response is not None and response.status < 500, path
+                assert page.get_attribute("html", "lang") == lang
+                overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+                assert overflow <= 1, f"{lang}{path} is {overflow}px wider than a {width}px screen"
+                page.screenshot(path=str(SCREENSHOTS / f"{name}-{lang}-{device}.png"), full_page=True)
+        page.context.close()
+    assert len(list(SCREENSHOTS.glob("*.png"))) >= len(paths) * 4

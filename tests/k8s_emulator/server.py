@@ -1,0 +1,259 @@
+"""A real HTTP server on 127.0.0.1 that answers like a Kubernetes API server, for tests and benchmarks.
+
+It serves discovery, cluster-wide and namespaced LIST with `limit`/`continue` paging, GET of one
+object, and a minimal `Table` for kubectl's default output. Faults (status codes, Retry-After, latency)
+are injected per path pattern. Every request is logged; write verbs are answered 405 and logged too,
+so a test can prove that nothing but GET was ever sent.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+import orjson
+import yaml
+
+from .store import ObjectStore, load_objects
+from .wire import respond_api_path
+from .wire import status_body as _status
+
+SERVER_VERSION = {
+    "major": "1",
+    "minor": "31",
+    "gitVersion": "v1.31.0-kubegap-emulator",
+    "platform": "linux/amd64",
+}
+
+
+@dataclass
+class Fault:
+    """Answer requests whose path fully matches `pattern` with `status` (0: answer normally) after `delay`."""
+
+    pattern: str
+    status: int = 0
+    delay: float = 0.0
+    retry_after: str | None = None
+    times: int | None = None  # None: forever
+    only_continue: bool = False  # only requests that carry a continue token
+    hits: int = 0
+
+    def applies(self, path: str, query: dict[str, str]) -> bool:
+        if self.times is not None and self.hits >= self.times:
+            return False
+        if self.only_continue and not query.get("continue"):
+            return False
+        return re.fullmatch(self.pattern, path) is not None
+
+
+@dataclass(frozen=True)
+class LoggedRequest:
+    method: str
+    path: str
+    query: dict[str, str] = field(default_factory=dict)
+    accept: str = ""
+    authorization: str = ""
+
+    @property
+    def touches_secrets(self) -> bool:
+        return "secrets" in [unquote(part).lower() for part in self.path.strip("/").split("/")]
+
+
+class KubeEmulator:
+    """Start with `with KubeEmulator(objects) as emulator:`; `emulator.url` is the server address."""
+
+    def __init__(
+        self, objects: Iterable[dict[str, Any]] = (), *, enable: Iterable[str] = (), token: str | None = None
+    ) -> None:
+        self.store = ObjectStore(objects, enable)
+        self.token = token  # when set, requests without `Authorization: Bearer <token>` get 401
+        self.faults: list[Fault] = []
+        self._log: list[LoggedRequest] = []
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @classmethod
+    def from_files(cls, *paths: str | Path, **options: Any) -> KubeEmulator:
+        return cls([obj for path in paths for obj in load_objects(path)], **options)
+
+    @property
+    def url(self) -> str:
+        if self._server is None:
+            raise RuntimeError("the emulator is not running")
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def start(self) -> KubeEmulator:
+        self._server = _Server(("127.0.0.1", 0), _handler_for(self))
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, args=(0.05,), name="k8s-emulator", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+
+    def __enter__(self) -> KubeEmulator:
+        return self.start()
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
+    def inject(self, fault: Fault) -> Fault:
+        with self._lock:
+            self.faults.append(fault)
+        return fault
+
+    @property
+    def requests(self) -> list[LoggedRequest]:
+        with self._lock:
+            return list(self._log)
+
+    def non_get_requests(self) -> list[LoggedRequest]:
+        return [request for request in self.requests if request.method != "GET"]
+
+    def secret_requests(self) -> list[LoggedRequest]:
+        return [request for request in self.requests if request.touches_secrets]
+
+    def count(self, pattern: str) -> int:
+        """Requests whose path fully matches `pattern`."""
+        return sum(1 for request in self.requests if re.fullmatch(pattern, request.path))
+
+    def reset_log(self) -> None:
+        with self._lock:
+            self._log.clear()
+
+    def write_kubeconfig(
+        self, path: str | Path, *, context: str = "emulator", token: str | None = None
+    ) -> Path:
+        """A kubeconfig for this server with a bearer-token user, so real config loaders are exercised."""
+        user: dict[str, str] = {"token": token or self.token or "kubegap-emulator-token"}
+        document = {
+            "apiVersion": "v1",
+            "kind": "Config",
+            "clusters": [{"name": "emulator", "cluster": {"server": self.url}}],
+            "users": [{"name": "emulator-user", "user": user}],
+            "contexts": [{"name": context, "context": {"cluster": "emulator", "user": "emulator-user"}}],
+            "current-context": context,
+        }
+        target = Path(path)
+        target.write_text(yaml.safe_dump(document))
+        return target
+
+    def _record(self, request: LoggedRequest) -> Fault | None:
+        """Log a request and pick the first fault that applies to it (counting its use)."""
+        with self._lock:
+            self._log.append(request)
+            for fault in self.faults:
+                if request.method == "GET" and fault.applies(request.path, request.query):
+                    fault.hits += 1
+                    return fault
+        return None
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that gave up (timeout tests) closes its socket; that is not an error here."""
+
+
+def _handler_for(emulator: KubeEmulator) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body go out in separate writes
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return
+
+        def do_GET(self) -> None:
+            parts = urlsplit(self.path)
+            query = dict(parse_qsl(parts.query, keep_blank_values=True))
+            request = LoggedRequest(
+                "GET",
+                parts.path,
+                query,
+                self.headers.get("Accept", ""),
+                self.headers.get("Authorization", ""),
+            )
+            fault = emulator._record(request)
+            if fault is not None:
+                time.sleep(fault.delay)
+                if fault.status:
+                    headers = {"Retry-After": fault.retry_after} if fault.retry_after else {}
+                    self._send(fault.status, _status(fault.status, "injected fault"), headers)
+                    return
+            if emulator.token and request.authorization != f"Bearer {emulator.token}":
+                self._send(401, _status(401, "Unauthorized"))
+                return
+            status, body = _route(emulator, request)
+            self._send(status, body)
+
+        def _refuse(self) -> None:
+            parts = urlsplit(self.path)
+            length = int(self.headers.get("Content-Length") or 0)
+            if length:
+                self.rfile.read(length)
+            emulator._record(LoggedRequest(self.command, parts.path, dict(parse_qsl(parts.query))))
+            self._send(405, _status(405, f"the emulator is read-only: {self.command} is not allowed"))
+
+        do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = _refuse
+
+        def do_HEAD(self) -> None:
+            self._refuse()
+
+        def _send(self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+            payload = b"" if self.command == "HEAD" else orjson.dumps(body)
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
+                self.end_headers()
+                self.wfile.write(payload)
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True
+
+    return Handler
+
+
+def _route(emulator: KubeEmulator, request: LoggedRequest) -> tuple[int, dict[str, Any]]:
+    store = emulator.store
+    segments = [unquote(part) for part in request.path.strip("/").split("/") if part]
+    if segments == ["version"]:
+        return 200, SERVER_VERSION
+    if segments == ["api"]:
+        return 200, {"kind": "APIVersions", "versions": ["v1"], "serverAddressByClientCIDRs": []}
+    if segments == ["apis"]:
+        return 200, {
+            "kind": "APIGroupList",
+            "apiVersion": "v1",
+            "groups": [_group(name, versions) for name, versions in store.groups().items()],
+        }
+    if len(segments) == 2 and segments[0] == "apis":
+        versions = store.groups().get(segments[1])
+        if versions is None:
+            return 404, _status(404, f"the server could not find the requested resource ({request.path})")
+        return 200, {"kind": "APIGroup", "apiVersion": "v1", **_group(segments[1], versions)}
+    if segments[:1] == ["api"] and len(segments) >= 2:
+        return respond_api_path(store, "", segments[1], segments[2:], request.query, request.accept)
+    if segments[:1] == ["apis"] and len(segments) >= 3:
+        return respond_api_path(store, segments[1], segments[2], segments[3:], request.query, request.accept)
+    return 404, _status(404, f"the server could not find the requested resource ({request.path})")
+
+
+def _group(name: str, versions: list[str]) -> dict[str, Any]:
+    entries = [{"groupVersion": f"{name}/{version}", "version": version} for version in versions]
+    return {"name": name, "versions": entries, "preferredVersion": entries[0]}

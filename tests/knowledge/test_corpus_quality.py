@@ -1,0 +1,67 @@
+"""Meta-tests over the bundled corpus: what the validator cannot see file by file."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from kubegap.knowledge import FACETS, load_knowledge
+from kubegap.knowledge.model import Incident
+
+KNOWLEDGE = load_knowledge()
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+def test_corpus_size_and_spread() -> None:
+    assert len(KNOWLEDGE.incidents) >= 80
+    assert len(KNOWLEDGE.studies) >= 8
+    publishers = {source.publisher for incident in KNOWLEDGE.incidents for source in incident.sources}
+    assert len(publishers) >= 35
+
+
+def test_every_taxonomy_term_is_used() -> None:
+    used: set[tuple[str, str]] = set()
+    for record in [*KNOWLEDGE.incidents, *[row for study in KNOWLEDGE.studies for row in study.rows]]:
+        for facet, term_ids in record.tags.by_facet().items():
+            for term_id in term_ids:
+                used.add((facet, term_id))
+                used.update((facet, parent) for parent in KNOWLEDGE.taxonomy.ancestors(facet, term_id))
+    unused = [
+        f"{facet}/{term.id}" for facet in FACETS for term in KNOWLEDGE.taxonomy.terms(facet) if (facet, term.id) not in used
+    ]
+    assert unused == [], "terms no record uses (remove them or tag a record): " + ", ".join(unused)
+
+
+def test_every_facet_is_populated() -> None:
+    for facet in FACETS:
+        counts = Counter(term for incident in KNOWLEDGE.incidents for term in incident.tags.by_facet()[facet])
+        assert counts, f"no incident is tagged on {facet}"
+
+
+def _texts(incident: Incident) -> list[tuple[str, str, str]]:
+    """(where, ko, en) for every bilingual text of an incident."""
+    sections = incident.sections
+    pairs = [("title", incident.title), ("summary", incident.summary)]
+    for name in ("symptom", "trigger", "cause", "detection", "lessons"):
+        value = getattr(sections, name)
+        if value is not None:
+            pairs.append((name, value))
+    for name in ("contributing_factors", "actions", "follow_ups"):
+        pairs.extend((f"{name}.{index}", item) for index, item in enumerate(getattr(sections, name)))
+    return [(where, pair.ko, pair.en) for where, pair in pairs]
+
+
+@pytest.mark.parametrize("incident", KNOWLEDGE.incidents, ids=lambda incident: incident.id)
+def test_korean_is_korean_and_english_is_english(incident: Incident) -> None:
+    for where, ko, en in _texts(incident):
+        assert HANGUL.search(ko), f"{incident.id} {where}: the Korean text has no Hangul"
+        assert not HANGUL.search(en), f"{incident.id} {where}: the English text contains Hangul"
+        assert ko != en, f"{incident.id} {where}: both languages say the same string"
+
+
+@pytest.mark.parametrize("incident", KNOWLEDGE.incidents, ids=lambda incident: incident.id)
+def test_every_incident_has_a_symptom_and_a_source(incident: Incident) -> None:
+    assert incident.sections.symptom is not None
+    assert all(source.url.startswith("https://") for source in incident.sources)

@@ -1,0 +1,179 @@
+"""`kubegap incidents ...` and `kubegap facets` through the real entry point, on the fixture library."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from library_helpers import BRAVO, FIXTURE_ROOT, FOXTROT, NEWEST_FIRST
+from rich.cells import cell_len
+
+from kubegap.cli import main
+from kubegap.knowledge.model import FACETS
+
+
+@pytest.fixture(autouse=True)
+def fixture_knowledge(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("KUBEGAP_KNOWLEDGE", str(FIXTURE_ROOT))
+    monkeypatch.setenv("KUBEGAP_DB", str(tmp_path / "library.sqlite3"))
+    monkeypatch.setenv("COLUMNS", "100")
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exited:
+        main(list(args))
+    captured = capsys.readouterr()
+    return int(exited.value.code or 0), captured.out, captured.err
+
+
+def test_list_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, "incidents", "list", "--json", "--per-page", "2", "--page", "2", "--lang", "en"
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) == {
+        "query",
+        "total",
+        "start",
+        "end",
+        "page_count",
+        "range",
+        "hits",
+        "facets",
+        "recurring_components",
+    }
+    assert (data["total"], data["start"], data["end"], data["page_count"]) == (6, 3, 4, 3)
+    assert data["range"] == "3-4 of 6"
+    assert [hit["id"] for hit in data["hits"]] == NEWEST_FIRST[2:4]
+    assert set(data["hits"][0]) == {
+        "id",
+        "date",
+        "title",
+        "summary",
+        "organization",
+        "tags",
+        "score",
+        "matched_signatures",
+    }
+    assert set(data["facets"]) == set(FACETS)
+    assert data["facets"]["cause"][0] == {
+        "term_id": "hardware-fault",
+        "label": "Hardware fault",
+        "count": 3,
+        "selected": False,
+        "parent": None,
+    }
+    assert data["query"]["filters"] == {facet: [] for facet in FACETS}
+
+
+def test_list_filters_and_query(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys,
+        "incidents",
+        "list",
+        "--json",
+        "--cause",
+        "hardware-fault",
+        "--component",
+        "nccl",
+        "--factor",
+        "hang-instead-of-fail",
+        "-q",
+        "NCCL에서",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert {hit["id"] for hit in data["hits"]} == {BRAVO, FOXTROT}
+    assert data["query"]["sort"] == "relevance"
+    assert data["query"]["filters"]["contributing-factor"] == ["hang-instead-of-fail"]
+
+
+def test_korean_table_lines_up(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "incidents", "list", "--lang", "ko")
+    assert code == 0
+    assert out.splitlines()[0] == "6건 중 1~6번째"
+    table = [line for line in out.splitlines() if line[:1] in "┏┃┡│└"]
+    assert any(re.search("[가-힣]", line) for line in table)
+    widths = {cell_len(line) for line in table}
+    assert len(widths) == 1 and widths.pop() <= 100, "every table row must be as wide as the border"
+    borders = [line for line in table if line[:1] in "│┃"]
+    columns = {tuple(index for index, _ in _cell_positions(line)) for line in borders}
+    assert len(columns) == 1, "column separators must sit at the same screen columns on every row"
+
+
+def _cell_positions(line: str) -> list[tuple[int, str]]:
+    positions, column = [], 0
+    for character in line:
+        if character in "│┃":
+            positions.append((column, character))
+        column += cell_len(character)
+    return positions
+
+
+def test_list_english_range_line(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "incidents", "list", "--lang", "en", "--per-page", "4")
+    assert out.splitlines()[0] == "1-4 of 6"
+
+
+def test_unknown_facet_value_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "incidents", "list", "--cause", "gpu-faults")
+    assert code == 2 and out == ""
+    assert err == "Error: unknown cause value 'gpu-faults'; did you mean gpu-fault?\n"
+
+
+def test_show_prints_nine_sections_in_order(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "incidents", "show", FOXTROT, "--lang", "en")
+    assert code == 0
+    headings = [
+        "Symptom",
+        "Trigger",
+        "Cause",
+        "Components",
+        "Contributing factors",
+        "Detection",
+        "Actions",
+        "Follow-ups",
+        "Lessons",
+    ]
+    lines = out.splitlines()
+    positions = [lines.index(heading) for heading in headings]
+    assert positions == sorted(positions)
+    assert "GPU has fallen off the bus" in out and "https://example.org/foxtrot/paper" in out
+    assert "Sources" in lines and "Error signatures" in lines
+
+
+def test_show_json_and_unknown_id(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "incidents", "show", BRAVO, "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["id"] == BRAVO and data["tags"]["contributing-factor"] == [
+        "hang-instead-of-fail",
+        "monitoring-gap",
+    ]
+    code, out, err = run(capsys, "incidents", "show", "no-such-case")
+    assert (code, out, err) == (2, "", "Error: no incident with id 'no-such-case'\n")
+
+
+def test_facets_tree_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "facets", "--lang", "en")
+    assert code == 0
+    assert re.search(r"Hardware fault 3 incidents · hardware-fault", out)
+    assert re.search(r"[│ ]   [└├]── GPU memory fault 1 incident · gpu-memory-error", out)  # nested two deep
+    assert "Software bug 0 incidents" in out
+    code, out, _ = run(capsys, "facets", "--json", "--lang", "ko")
+    data = json.loads(out)
+    assert data["cause"]["label"] == "원인"
+    terms = {term["term_id"]: term for term in data["component"]["terms"]}
+    assert terms["gpu"]["count"] == 3 and terms["gpu"]["parent"] == "accelerator"
+    assert len(data["cause"]["terms"]) == 7
+
+
+def test_similar_command(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "incidents", "similar", FOXTROT, "--json", "--lang", "en", "--limit", "2")
+    assert code == 0
+    data = json.loads(out)
+    assert [item["id"] for item in data] == ["delta-2022-09-driver-upgrade", BRAVO]
+    assert data[0]["reasons"] == ["Component: GPU", "Same error signature: GPU has fallen off the bus"]
