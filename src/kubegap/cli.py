@@ -57,7 +57,7 @@ def cli() -> None:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: every KubegapError becomes one line on stderr and its exit code, never a traceback."""
     try:
-        # In non-standalone mode click returns the code of a raised `click.exceptions.Exit` instead of exiting.
+        # In non-standalone mode click returns the code of a raised `click.exceptions.Exit`.
         code = cli.main(args=argv, prog_name="kubegap", standalone_mode=False)
         if isinstance(code, int) and code:
             sys.exit(code)

@@ -10,6 +10,7 @@ container ids, paths. Only outgoing data is redacted; the snapshot itself is nev
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
@@ -19,55 +20,32 @@ from typing import Any
 REDACTED = "[REDACTED]"
 TRUNCATE_AT = 4000  # longest string sent out; a 10 MB label value must not flood a report
 
-# Words that make a name secret on their own; KEY only counts next to another word (API_KEY, not KEY).
-_SECRET_WORDS = frozenset(
-    {
-        "TOKEN",
-        "TOKENS",
-        "PASSWORD",
-        "PASSWORDS",
-        "PASSWD",
-        "PASSPHRASE",
-        "PWD",
-        "SECRET",
-        "SECRETS",
-        "CREDENTIAL",
-        "CREDENTIALS",
-        "CREDS",
-        "AUTH",
-        "OAUTH",
-        "AUTHORIZATION",
-        "PRIVATE",
-        "APIKEY",
-        "ACCESSKEY",
-        "SECRETKEY",
-        "PRIVATEKEY",
-        "AUTHTOKEN",
-        "ACCESSTOKEN",
-        "COOKIE",
-        "SIGNATURE",
-    }
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Words that make a name secret on their own.
+_SECRET_WORDS = _words(
+    "TOKEN TOKENS PASSWORD PASSWORDS PASSWD PASSPHRASE PWD SECRET SECRETS CREDENTIAL "
+    "CREDENTIALS CREDS AUTH OAUTH AUTHORIZATION PRIVATE APIKEY ACCESSKEY SECRETKEY PRIVATEKEY "
+    "AUTHTOKEN ACCESSTOKEN COOKIE SIGNATURE"
 )
 _KEY_WORDS = frozenset({"KEY", "KEYS"})
+# KEY is a credential only after one of these (API_KEY, SSH_KEY); topologyKey and a taint `key` are not.
+_KEY_QUALIFIERS = _words(
+    "API ACCESS SECRET PRIVATE SSH SSL TLS ENCRYPTION SIGNING MASTER LICENSE CLIENT APP "
+    "SESSION WEBHOOK DEPLOY GPG PGP SHARED ROOT ADMIN SERVICE STORAGE ACCOUNT BOT DB DATABASE"
+)
+# A last word that says the value is an identifier (container ids, hashes): shape rules for random
+# strings are skipped there, known credential shapes still apply.
+_IDENTIFIER_WORDS = _words("ID IDS UID UIDS HASH DIGEST CHECKSUM SHA SHA256")
+_VARIABLE_REFERENCE = re.compile(
+    r"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\}|\([A-Za-z_][A-Za-z0-9_]*\))"
+)
 _SECRET_SUFFIXES = ("PASSWORD", "PASSWD", "SECRET", "TOKEN", "APIKEY")
 # A last word that says the value is a reference or a location, not the secret itself.
-_REFERENCE_WORDS = frozenset(
-    {
-        "FILE",
-        "FILES",
-        "PATH",
-        "DIR",
-        "NAME",
-        "NAMES",
-        "REF",
-        "MODE",
-        "TYPE",
-        "URL",
-        "ENDPOINT",
-        "TTL",
-        "ENABLED",
-    }
-)
+_REFERENCE_WORDS = _words("FILE FILES PATH DIR NAME NAMES REF MODE TYPE URL ENDPOINT TTL ENABLED")
 _BOOLEANS = frozenset({"true", "false", "yes", "no", "on", "off", "0", "1", ""})
 
 _CAMEL_BOUNDARY = re.compile(r"([a-z0-9])([A-Z])")
@@ -117,7 +95,7 @@ def is_secret_name(name: str) -> bool:
     for index, word in enumerate(words):
         if word in _SECRET_WORDS or word.endswith(_SECRET_SUFFIXES):
             return True
-        if word in _KEY_WORDS and len(words) > 1 and index > 0:
+        if word in _KEY_WORDS and index > 0 and words[index - 1] in _KEY_QUALIFIERS:
             return True
     return False
 
@@ -128,12 +106,22 @@ def _entropy(text: str) -> float:
     return -sum(count / length * math.log2(count / length) for count in counts.values())
 
 
+def _char_class(char: str) -> int:  # separators are skipped by the caller
+    return 0 if char.islower() else 1 if char.isupper() else 2 if char.isdigit() else 3
+
+
+def _class_switches(token: str) -> float:
+    """Share of neighbours of different kinds: ~0.65 in random base64, ~0.2-0.3 in CamelCase words."""
+    classes = [_char_class(char) for char in token if char not in "-_/+="]
+    if len(classes) < 2:
+        return 0.0
+    return sum(1 for left, right in itertools.pairwise(classes) if left != right) / (len(classes) - 1)
+
+
 def _looks_random(token: str) -> bool:
     """A long token that reads like key material rather than a name, path, digest or UID."""
-    if token.count("/") >= 3 or token.count("-") >= 5 or token.count("_") >= 4:
-        return False
     if _HEX.fullmatch(token):
-        return len(token) >= 48 and _entropy(token) >= 3.5
+        return len(token) >= 48 and _entropy(token) >= 3.0
     if len(token) < 40:
         return False
     has_classes = (
@@ -141,7 +129,11 @@ def _looks_random(token: str) -> bool:
         and any(char.isupper() for char in token)
         and any(char.islower() for char in token)
     )
-    return has_classes and _entropy(token) >= 4.5
+    if not has_classes:
+        return False
+    entropy = _entropy(token)
+    switches = _class_switches(token)
+    return (entropy >= 4.0 and switches >= 0.45) or (entropy >= 4.5 and switches >= 0.3)
 
 
 def _redact_random(text: str) -> str:
@@ -168,18 +160,21 @@ def _redact_named_assignments(text: str) -> str:
 def truncate(text: str, limit: int = TRUNCATE_AT) -> str:
     if len(text) <= limit:
         return text
-    return f"{text[:limit]}… ({len(text):,} characters, truncated)"
+    return f"{text[:limit]}… (+{len(text) - limit:,} characters)"
 
 
-def redact_text(text: str, *, limit: int = TRUNCATE_AT) -> str:
-    """Redact every secret-shaped part of free text; long text is truncated first."""
+def redact_text(text: str, *, limit: int = TRUNCATE_AT, random_strings: bool = True) -> str:
+    """Redact every secret-shaped part of free text; long text is truncated first.
+
+    `random_strings=False` keeps long random-looking tokens (for values known to be identifiers).
+    """
     if not text:
         return text
     text = truncate(text, limit)
     for pattern, replacement in _SHAPES:
         text = pattern.sub(replacement, text)
     text = _redact_named_assignments(text)
-    return _redact_random(text)
+    return _redact_random(text) if random_strings else text
 
 
 def redact_args(args: Iterable[object]) -> list[object]:
@@ -205,10 +200,18 @@ def redact_env(env: Iterable[object]) -> list[object]:
     return [redact_value(entry) for entry in env]
 
 
+def _is_identifier_name(name: str) -> bool:
+    words = name_words(name)
+    return bool(words) and words[-1] in _IDENTIFIER_WORDS
+
+
 def _redact_scalar_under(key: str, value: object) -> object:
+    """The value under a secret name: gone, unless it is a boolean, empty, or a `$VAR` reference."""
     if isinstance(value, bool) or value is None:
         return value
-    if isinstance(value, str) and value.lower() in _BOOLEANS:
+    if isinstance(value, str) and (
+        value.lower() in _BOOLEANS or _VARIABLE_REFERENCE.fullmatch(value.strip())
+    ):
         return value
     return REDACTED
 
@@ -238,6 +241,8 @@ def _redact_mapping(mapping: Mapping[Any, Any]) -> dict[Any, Any]:
             result[key] = redact_args(item)
         elif is_secret_name(key_text) and not isinstance(item, Mapping | list):
             result[key] = _redact_scalar_under(key_text, item)
+        elif isinstance(item, str) and _is_identifier_name(key_text):
+            result[key] = redact_text(item, random_strings=False)
         else:
             result[key] = redact_value(item)
     return result

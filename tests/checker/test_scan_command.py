@@ -181,17 +181,16 @@ def test_live_scan_and_snapshot_roundtrip_against_an_emulated_cluster(
 
 
 @pytest.mark.usefixtures("fake_checks")
-def test_scan_function_is_the_same_path_as_the_cli(tmp_path: Path) -> None:
-    from kubegap.checker.scan import scan
+def test_run_scan_is_the_same_path_as_the_cli(tmp_path: Path) -> None:
+    from kubegap.checker.scanning import ScanRequest, run_scan
     from kubegap.errors import UsageError
 
     exemptions = tmp_path / "ex.yaml"
     exemptions.write_text("- check: low-gap\n  reason: accepted\n")
     snapshot = _snapshot_file(tmp_path, gap=True)
-    report = scan(snapshot_paths=[snapshot], exemptions_path=exemptions)
+    report = run_scan(ScanRequest(snapshot_paths=[snapshot], exemptions_path=exemptions))
     assert report.counts == {"fail": 1, "exempted": 1, "unknown": 0, "pass": 2, "not-applicable": 0}
-    assert [
-        summary.check_id for summary in scan(snapshot_paths=[snapshot], check_ids=["low-gap"]).checks
-    ] == ["low-gap"]
+    only_low = run_scan(ScanRequest(snapshot_paths=[snapshot], check_ids=["low-gap"]))
+    assert [summary.check_id for summary in only_low.checks] == ["low-gap"]
     with pytest.raises(UsageError, match="choose one source"):
-        scan(snapshot_paths=[snapshot], demo=True)
+        run_scan(ScanRequest(snapshot_paths=[snapshot], demo=True))

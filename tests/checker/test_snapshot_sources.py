@@ -200,12 +200,16 @@ def test_objects_without_metadata_or_kind_are_skipped_and_counted(tmp_path: Path
         _node("ok"),
     ]
     items.append({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": 5}})
+    items.append({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "q", "labels": ["a"]}})
+    items.append({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "r"}, "spec": "oops"})
     (tmp_path / "mixed.json").write_text(json.dumps(_list(*items)))
     snapshot = load_snapshot_files([tmp_path / "mixed.json"])
     assert [n["metadata"]["name"] for n in snapshot.of("Node")] == ["ok"]
     notes = " | ".join(snapshot.notes)
     assert "1 object(s) with no metadata" in notes
     assert "with no kind" in notes and "not a mapping" in notes and "namespace is not a string" in notes
+    assert "metadata.labels that is not a mapping" in notes and "spec that is not a mapping" in notes
+    assert snapshot.of("Pod") == []
 
 
 def test_ten_megabyte_string_value_is_read_without_trouble(tmp_path: Path) -> None:

@@ -3,8 +3,9 @@
 Header lines (leading comments) the loader understands:
     # coverage: apps/DaemonSet=forbidden     a kind the pretend scan could not read
     # mode: manifests                        scan mode (default: snapshot)
-Every kind the check needs is otherwise 'read' (a live scan that listed it and found what is in the file);
-optional core kinds are read too, optional CRD kinds count as not installed unless the file holds some.
+Outside manifests mode every kind the check needs is otherwise 'read' (a live scan that listed it and found
+what is in the file); optional core kinds are read too, optional CRD kinds count as not installed unless the
+file holds some. In manifests mode kinds not in the file are 'absent', exactly as for real manifest files.
 """
 
 from __future__ import annotations
@@ -41,11 +42,12 @@ def load_fixture(path: Path, meta: CheckMeta) -> Snapshot:
     for document in yaml.safe_load_all(text):
         if isinstance(document, dict):
             snapshot.add(document)
-    for kind in meta.needs:
-        snapshot.coverage.setdefault(kind, KindCoverage(Coverage.read))
-    for kind in meta.optional:
-        status = Coverage.absent if _is_crd(kind) else Coverage.read
-        snapshot.coverage.setdefault(kind, KindCoverage(status))
+    if snapshot.mode != "manifests":  # manifests: a kind not in the files is absent, as in a real scan
+        for kind in meta.needs:
+            snapshot.coverage.setdefault(kind, KindCoverage(Coverage.read))
+        for kind in meta.optional:
+            status = Coverage.absent if _is_crd(kind) else Coverage.read
+            snapshot.coverage.setdefault(kind, KindCoverage(status))
     for entry in header.get("coverage", []):
         for pair in entry.split(","):
             kind, _, status = pair.strip().partition("=")
@@ -54,4 +56,5 @@ def load_fixture(path: Path, meta: CheckMeta) -> Snapshot:
 
 
 def fixture_paths() -> list[Path]:
-    return sorted(path for path in FIXTURES.glob("*/*.yaml") if path.name.split("-")[0] in ("pass", "fail", "unknown"))
+    outcomes = ("pass", "fail", "unknown")
+    return sorted(path for path in FIXTURES.glob("*/*.yaml") if path.name.split("-")[0] in outcomes)

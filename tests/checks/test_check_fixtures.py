@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from check_fixture_loader import fixture_paths, load_fixture
 
 from kubegap.checker.finding import Status
 from kubegap.checker.registry import get_check
 from kubegap.checker.runner import run_checks
-from check_fixture_loader import fixture_paths, load_fixture
 
 # Worst first: a fixture named fail-* must produce at least one fail, pass-* none worse than pass.
 _RANK = {Status.failed: 3, Status.unknown: 2, Status.passed: 1, Status.not_applicable: 0}

@@ -12,7 +12,8 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "checks.md"
 
 def test_checks_markdown_is_up_to_date() -> None:
     committed = DOC.read_text(encoding="utf-8") if DOC.is_file() else ""
-    assert committed == render_checks_markdown(), f"docs/checks.md is out of date; regenerate it with: {REGENERATE}"
+    message = f"docs/checks.md is out of date; regenerate it with: {REGENERATE}"
+    assert committed == render_checks_markdown(), message
 
 
 def test_every_check_has_a_section() -> None:

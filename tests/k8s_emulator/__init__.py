@@ -1,4 +1,16 @@
-"""An emulated Kubernetes API server for tests and benchmarks (see server.py)."""
+"""An emulated Kubernetes API server for tests and benchmarks.
+
+    from k8s_emulator import Fault, KubeEmulator
+    from k8s_emulator.factories import gpu_cluster
+
+    with KubeEmulator(gpu_cluster(nodes=4, pods=40), enable=["nvidia.com/ClusterPolicy"]) as emulator:
+        emulator.inject(Fault(r"/api/v1/nodes", status=429, retry_after="1", times=1))
+        kubeconfig = emulator.write_kubeconfig(tmp_path / "kubeconfig")
+        ...  # point kubegap (or kubectl --server emulator.url) at it
+        assert emulator.non_get_requests() == [] and emulator.secret_requests() == []
+
+`enable` installs CRD kinds that have no objects; kinds with objects are served automatically.
+"""
 
 from .server import Fault, KubeEmulator, LoggedRequest
 from .store import load_objects

@@ -29,7 +29,10 @@ def test_every_taxonomy_term_is_used() -> None:
                 used.add((facet, term_id))
                 used.update((facet, parent) for parent in KNOWLEDGE.taxonomy.ancestors(facet, term_id))
     unused = [
-        f"{facet}/{term.id}" for facet in FACETS for term in KNOWLEDGE.taxonomy.terms(facet) if (facet, term.id) not in used
+        f"{facet}/{term.id}"
+        for facet in FACETS
+        for term in KNOWLEDGE.taxonomy.terms(facet)
+        if (facet, term.id) not in used
     ]
     assert unused == [], "terms no record uses (remove them or tag a record): " + ", ".join(unused)
 

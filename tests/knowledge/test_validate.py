@@ -23,7 +23,10 @@ def root(tmp_path: Path) -> Path:
     (tmp_path / "incidents").mkdir()
     (tmp_path / "studies").mkdir()
     shutil.copy(EXEMPLAR, tmp_path / "incidents" / "good-2025-01-example.yaml")
-    _edit(tmp_path / "incidents" / "good-2025-01-example.yaml", lambda data: data.update(id="good-2025-01-example"))
+    _edit(
+        tmp_path / "incidents" / "good-2025-01-example.yaml",
+        lambda data: data.update(id="good-2025-01-example"),
+    )
     return tmp_path
 
 

@@ -20,6 +20,7 @@ def test_hangul_runs_become_bigrams_and_a_closing_syllable() -> None:
 def test_clean_text_composes_decomposed_hangul_and_drops_control_characters() -> None:
     decomposed = "\u1102\u1169\u1103\u1173"  # 노드 as macOS sends it
     assert clean_text(decomposed + "\x00 \ud800 x\n\ty") == "노드 x y"
+    assert clean_text("ＧＰＵ　０") == "GPU 0"
 
 
 @pytest.mark.parametrize(
@@ -104,3 +105,14 @@ def test_broken_glossary_is_empty_not_an_error(tmp_path) -> None:  # type: ignor
     path.write_text("entries:\n  - {ko: [], en: [x]}\n", encoding="utf-8")
     assert load_glossary(tmp_path / "glossary.yaml").entries == ()
     assert load_glossary(tmp_path / "missing.yaml").entries == ()
+
+
+def test_search_text_reaches_sqlite_only_as_a_parameter() -> None:
+    from kubegap.library import sql
+
+    expression = match_expression("'; DROP TABLE incidents; --")
+    assert expression == '"drop" AND "table" AND "incidents"'
+    statement = sql.text_matches(expression, scored=True)
+    assert statement.sql.count("?") == 1 and "DROP" not in statement.sql
+    assert statement.params == (expression,)
+    assert "ORDER BY score ASC, rowid DESC" in statement.sql

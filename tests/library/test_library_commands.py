@@ -145,6 +145,13 @@ def test_show_prints_nine_sections_in_order(capsys: pytest.CaptureFixture[str]) 
     assert "Sources" in lines and "Error signatures" in lines
 
 
+def test_show_prints_impact_in_korean(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "incidents", "show", "alpha-2023-01-ecc-relaunches")
+    assert code == 0
+    assert "영향" in out.splitlines() and "재시작 횟수: 40" in out
+    assert "Uncorrectable ECC error at address 0x7f3a00001000" in out
+
+
 def test_show_json_and_unknown_id(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "incidents", "show", BRAVO, "--json")
     assert code == 0
@@ -177,3 +184,16 @@ def test_similar_command(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     assert [item["id"] for item in data] == ["delta-2022-09-driver-upgrade", BRAVO]
     assert data[0]["reasons"] == ["Component: GPU", "Same error signature: GPU has fallen off the bus"]
+
+
+def test_narrow_korean_table_wraps_without_losing_characters(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "60")
+    code, out, _ = run(capsys, "incidents", "list")
+    assert code == 0
+    titles = "".join(line.split("│")[2] for line in out.splitlines() if line.startswith("│"))
+    titles = "".join(titles.split())
+    code, data, _ = run(capsys, "incidents", "list", "--json")
+    for hit in json.loads(data)["hits"]:
+        assert "".join(hit["title"].split()) in titles, hit["title"]

@@ -182,3 +182,38 @@ def test_bit_helpers() -> None:
         False,
         False,
     ]
+
+
+def test_from_params_reads_every_value_of_a_multi_dict() -> None:
+    from starlette.datastructures import QueryParams
+
+    params = QueryParams("q=gpu&cause=gpu-fault&cause=software-update&page=2")
+    query = SearchQuery.from_params(params)
+    assert query.filters == {"cause": ("gpu-fault", "software-update")}
+    assert (query.text, query.page) == ("gpu", 2)
+
+
+@pytest.mark.parametrize(
+    ("text", "filters"),
+    [
+        ("GPU", {"cause": "hardware-fault"}),
+        ("GPU", {"component": ["gpu", "network"], "symptom": "job-failure"}),
+        ("NCCL에서", {"contributing-factor": "hang-instead-of-fail"}),
+        ("kernel: GPU has fallen off the bus", {"cause": "software-update"}),
+        ("재시작", {"cause": "software-bug"}),
+    ],
+)
+def test_ranked_search_with_filters_keeps_the_unfiltered_order(
+    library: Library, text: str, filters: dict[str, object]
+) -> None:
+    """Relevance searches with filters run them inside FTS5; the answer must equal filtering afterwards."""
+    filtered = search(library, filters, q=text, sort="relevance")
+    allowed = ids(search(library, filters))
+    unfiltered = search(library, q=text, sort="relevance")
+    expected = [hit.incident.id for hit in unfiltered.hits if hit.incident.id in allowed]
+    assert [hit.incident.id for hit in filtered.hits] == expected
+    assert [hit.score for hit in filtered.hits] == [
+        hit.score for hit in unfiltered.hits if hit.incident.id in allowed
+    ]
+    newest = search(library, filters, q=text, sort="newest")
+    assert ids(newest) == set(expected)

@@ -98,3 +98,31 @@ def test_library_from_incident_objects(library: Library) -> None:
     built = Library.from_incidents(incidents, library.taxonomy)
     assert built.incident_count == len(incidents)
     assert ids(search(built, q="재시작")) == ids(search(library, q="재시작"))
+
+
+def test_threads_share_one_library(library: Library) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    texts = ["노드", "restart", "GPU has fallen off the bus", "", "망", "NCCL에서"] * 10
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        totals = list(pool.map(lambda text: search(library, q=text).total, texts))
+    assert totals == [search(library, q=text).total for text in texts]
+
+
+def test_two_processes_building_at_once_both_get_a_whole_index(root: Path, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    db = tmp_path / "shared.sqlite3"
+    code = (
+        "import sys; from pathlib import Path; from kubegap.library import Library; "
+        "print(Library.open(Path(sys.argv[1]), sys.argv[2]).incident_count)"
+    )
+    processes = [
+        subprocess.Popen([sys.executable, "-c", code, str(root), str(db)], stdout=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outputs = [process.communicate(timeout=60)[0].strip() for process in processes]
+    assert outputs == ["6", "6"]
+    assert [process.returncode for process in processes] == [0, 0]
+    assert Library.open(root, db).incident_count == 6

@@ -49,6 +49,8 @@ def test_english_word_forms(library: Library, text: str, expected: set[str]) -> 
         ("InfiniBand 링크", {BRAVO}),
         ("systemd-networkd 를", {CHARLIE}),
         ("all-reduce 가", {BRAVO}),
+        ("Xid 79가", {FOXTROT}),
+        ("xid", {FOXTROT}),
     ],
 )
 def test_korean_query_naming_a_technical_term(library: Library, text: str, expected: set[str]) -> None:
@@ -102,3 +104,20 @@ def test_relevance_puts_title_hits_first(library: Library) -> None:
         (hit.incident.date for hit in newest.hits), reverse=True
     )
     assert ids(newest) == ids(result)
+
+
+def test_remembered_text_matches_give_the_same_answers(library: Library) -> None:
+    fresh = Library.from_knowledge(library.knowledge)
+    fresh.text_cache_size = 0
+    for text in ["노드", "restart", LOG_LINE, "망"]:
+        for params in ({}, {"cause": "hardware-fault"}, {"sort": "newest", "per_page": 2, "page": 2}):
+            cached = search(library, params, q=text)
+            again = search(library, params, q=text)
+            uncached = search(fresh, params, q=text)
+            assert cached == again == uncached, (text, params)
+    assert len(fresh._text_cache) == 0
+
+
+@pytest.mark.parametrize("text", ["멈췄다", "멈췄고", "멈췄지만"])
+def test_past_tense_reaches_the_stem_written_in_the_text(library: Library, text: str) -> None:
+    assert ids(search(library, q=text)) == {BRAVO}  # bravo: "멈췄다"

@@ -242,3 +242,29 @@ def test_fuzzed_query_strings_never_fail(app: ASGIApp) -> None:
         status, headers, body = call(app, path, query)
         assert status == 200, (query, body[:300])
         _assert_safe(status, headers, body)
+
+
+class _BrokenLibrary:
+    """A library whose every query fails the way a bug would, to see the calm error page."""
+
+    def __init__(self, real: Library) -> None:
+        self.knowledge = real.knowledge
+
+    def _fail(self, *arguments: object, **keywords: object) -> object:
+        raise RuntimeError("boom <xss-marker>")
+
+    search = incident = similar = facet_overview = _fail
+
+
+def test_a_bug_becomes_a_calm_500_page_not_a_traceback(library: Library) -> None:
+    from starlette.testclient import TestClient
+
+    with TestClient(create_app(_BrokenLibrary(library), [])) as client:  # type: ignore[arg-type]
+        page = client.get("/ko/incidents")
+        assert page.status_code == 500
+        assert "문제가 생겼습니다" in page.text and "boom" not in page.text
+        data = client.get("/en/incidents.json")
+        assert data.status_code == 500
+        assert data.json() == {"error": {"code": "server-error", "message": "Something went wrong"}}
+        feed = client.get("/en/feed.atom")
+        assert feed.status_code == 500 and "Something went wrong" in feed.text

@@ -217,8 +217,19 @@ def test_case_page_shows_everything(client: TestClient) -> None:
     assert data["cluster_visibility"] == ""
     groups = {group["facet"]: [term["id"] for term in group["terms"]] for group in data["taxonomy"]}
     assert groups["contributing-factor"] == ["hang-instead-of-fail", "infrequent-checkpoints"]
+    assert source["kind_label"] == "postmortem"
+    environment = {figure["key"]: figure["value"] for figure in data["environment"]}
+    assert environment == {
+        "deployment": "on-premises",
+        "orchestrator": "Kubernetes",
+        "accelerator": "H100",
+        "scale_gpus": "512",
+    }
+    korean_data = _json(client, f"/ko/incidents/{HBM}.json")
+    assert korean_data["sources"][0]["kind_label"] == "사후 분석"
+    assert {figure["value"] for figure in korean_data["environment"]} >= {"온프레미스", "쿠버네티스"}
     korean = _html(client, f"/ko/incidents/{HBM}")
-    assert "6시간" in korean and '<html lang="ko">' in korean
+    assert "6시간" in korean and '<html lang="ko">' in korean and "사후 분석" in korean
 
 
 def test_case_page_without_checks_explains_cluster_visibility(client: TestClient) -> None:
@@ -258,10 +269,10 @@ def test_studies_render_a_server_side_svg_bar_chart(client: TestClient) -> None:
     studies = _json(client, "/en/studies.json")
     [study] = studies["studies"]
     bars = study["chart"]["bars"]
-    assert [bar["width_percent"] for bar in bars] == ["75.00%", "50.00%", "25.00%", "100.00%"]
+    assert [bar["width_percent"] for bar in bars] == ["52.50%", "35.00%", "17.50%", "70.00%"]
     page = _html(client, f"/en/studies/{STUDY}")
     assert '<svg class="bar-chart"' in page
-    assert 'width="75.00%"' in page
+    assert 'width="52.50%"' in page
     assert "Network &lt;switch&gt;" in page and "Network <switch>" not in page
     detail = _json(client, f"/en/studies/{STUDY}.json")
     assert detail["period"] == "The year 2023" and detail["fleet_gpus"] == 16000

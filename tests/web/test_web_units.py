@@ -14,7 +14,7 @@ from kubegap.knowledge.loader import Taxonomy
 from kubegap.library import Library
 from kubegap.library.query import SearchQuery
 from kubegap.library.web import urls
-from kubegap.library.web.chart import ChartRow, bar_chart, row_figure
+from kubegap.library.web.chart import ChartRow, bar_chart, row_figure, wrap_label
 from kubegap.library.web.commands import serve
 from kubegap.library.web.labels import t, web_label_keys
 from kubegap.library.web.negotiation import preferred_lang
@@ -100,12 +100,26 @@ def test_tidy_query_string_encodes_only_what_a_browser_would() -> None:
 
 def test_bar_chart_scales_to_the_largest_row_and_formats_figures() -> None:
     chart = bar_chart("c", "t", "d", [ChartRow("a", 30, None), ChartRow("b", 10, None)], total=80)
-    assert [bar.width_percent for bar in chart.bars] == ["100.00%", "33.33%"]
+    assert [bar.width_percent for bar in chart.bars] == ["70.00%", "23.33%"]
     assert [bar.figure for bar in chart.bars] == ["37.5% (30)", "12.5% (10)"]
     assert chart.bars[1].label_y > chart.bars[0].bar_y
     shares = bar_chart("c", "t", "d", [ChartRow("a", None, 58.7), ChartRow("b", None, 0.0)], total=None)
-    assert [bar.width_percent for bar in shares.bars] == ["100.00%", "0.50%"]
+    assert [bar.width_percent for bar in shares.bars] == ["70.00%", "0.50%"]
     assert row_figure(None, 17.2, None) == "17.2%" and row_figure(5, None, None) == "5"
+
+
+def test_long_labels_wrap_to_a_phone_width_and_rows_grow() -> None:
+    label = "Explicit failures (surface at once: CUDA errors, NaN values and the like)"
+    lines = wrap_label(label)
+    assert len(lines) == 2 and " ".join(lines) == label and all(len(line) <= 44 for line in lines)
+    korean = wrap_label("명시적 실패 (CUDA 오류, NaN 값처럼 바로 드러나는 실패) 와 드러나지 않는 실패")
+    assert len(korean) == 2
+    assert wrap_label("x" * 100) == ["x" * 44, "x" * 44, "x" * 12]
+    assert wrap_label("") == [""]
+    chart = bar_chart("c", "t", "d", [ChartRow(label, 3, None), ChartRow("short", 1, None)], total=None)
+    first, second = chart.bars
+    assert [line.dy for line in first.lines] == [0, 18]
+    assert second.label_y - first.label_y > 18 + 14 and chart.height > second.bar_y
 
 
 def test_every_label_exists_in_both_languages_and_templates_use_only_known_keys() -> None:
@@ -123,3 +137,23 @@ def test_serve_command_options() -> None:
     assert result.exit_code == 0
     assert "--host" in result.output and "--port" in result.output and "127.0.0.1" in result.output
     assert CliRunner().invoke(serve, ["--port", "70000"]).exit_code == 2
+
+
+def test_serve_on_a_taken_port_is_a_one_line_error() -> None:
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "kubegap", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 2
+    assert result.stderr.startswith("Error: cannot listen on 127.0.0.1:")
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr

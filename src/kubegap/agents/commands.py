@@ -22,7 +22,9 @@ def agent() -> None:
 
 @agent.command()
 @click.option("--client", type=click.Choice(["claude", "codex"]), required=True)
-@click.option("--write", is_flag=True, help="Merge the entry into the client's config file instead of printing.")
+@click.option(
+    "--write", is_flag=True, help="Merge the entry into the client's config file instead of printing."
+)
 @click.option(
     "--project-dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -49,9 +51,8 @@ def setup(client: str, write: bool, project_dir: Path, codex_home: Path | None) 
         if write:
             write_codex(found)
     if write:
-        click.echo(f"Wrote the kubegap server to {found.config_path}; nothing else was changed.")
+        click.echo(f"Wrote the kubegap server to {found.config_path}; nothing else was changed.", err=True)
         return
-    click.echo(f"# {found.config_path}")
+    # Only the snippet goes to stdout, so `kubegap agent setup --client claude > .mcp.json` works.
     click.echo(found.snippet.rstrip("\n"))
-    click.echo("")
-    click.echo(f"# or, with the client's own command:\n{found.command_line}")
+    click.echo(f"# goes in {found.config_path} (or run: {found.command_line})", err=True)

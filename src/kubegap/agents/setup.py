@@ -58,7 +58,7 @@ def codex_setup(codex_home: Path | None = None, executable: str | None = None) -
             f"[mcp_servers.{SERVER_NAME}]",
             f"command = {json.dumps(executable)}",
             'args = ["mcp"]',
-            '# Codex passes only a few variables to servers: forward the kubeconfig explicitly.',
+            "# Codex passes only a few variables to servers: forward the kubeconfig explicitly.",
             'env_vars = ["KUBECONFIG"]',
             "startup_timeout_sec = 20",
             "tool_timeout_sec = 300",
@@ -90,7 +90,8 @@ def write_claude(setup: AgentSetup) -> None:
         servers = {}
     servers[SERVER_NAME] = json.loads(setup.snippet)["mcpServers"][SERVER_NAME]
     current["mcpServers"] = servers
-    path.write_text(json.dumps(current, indent=2) + "\n", encoding="utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(current, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def write_codex(setup: AgentSetup) -> None:
@@ -103,9 +104,15 @@ def write_codex(setup: AgentSetup) -> None:
         raise InputError(f"{path} is not valid TOML ({error}); fix it first") from None
     kept = _without_tables(original, f"mcp_servers.{SERVER_NAME}")
     updated = kept.rstrip("\n") + ("\n\n" if kept.strip() else "") + setup.snippet
-    parsed = tomllib.loads(updated)
+    try:
+        parsed = tomllib.loads(updated)
+    except tomllib.TOMLDecodeError:
+        parsed = {}  # e.g. `kubegap = {...}` written inline under [mcp_servers]: leave the file alone
     if SERVER_NAME not in parsed.get("mcp_servers", {}):
-        raise InputError(f"could not add the kubegap server to {path}")
+        raise InputError(
+            f"could not add the kubegap server to {path} without rewriting other entries; "
+            "remove its existing kubegap entry and run again"
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(updated, encoding="utf-8")
 

@@ -136,6 +136,7 @@ class ReadOnlyClient:
         self.host: str = str(configuration.host)
         self.kubeconfig = kubeconfig  # the file(s) read, "" when in-cluster or built by hand
         self.context = context  # the context used, "" when in-cluster
+        self.in_cluster = False  # True when auth came from the pod's service account
         self.timeout = timeout
         self.max_retries = max_retries
         self.max_retry_wait = max_retry_wait
@@ -157,7 +158,9 @@ class ReadOnlyClient:
                     kube_config.load_incluster_config(client_configuration=configuration)
                 except ConfigException as error:
                     raise ClusterError(f"in-cluster config could not be loaded: {error}") from None
-                return cls(configuration, **options)
+                client = cls(configuration, **options)
+                client.in_cluster = True
+                return client
             raise ClusterError(
                 "No kubeconfig found (KUBECONFIG is unset and ~/.kube/config does not exist) and not "
                 f"running inside a cluster; {_DEMO_HINT}."
@@ -180,9 +183,9 @@ class ReadOnlyClient:
 
     def describe(self) -> str:
         """Where this client reads from, for reports: 'context prod (/home/me/.kube/config)'."""
-        if not self.kubeconfig:
-            return f"in-cluster service account ({self.host})"
-        return f"context {self.context or '(default)'} ({self.kubeconfig})"
+        if self.kubeconfig:
+            return f"context {self.context or '(default)'} ({self.kubeconfig})"
+        return f"in-cluster service account ({self.host})" if self.in_cluster else self.host
 
     def get(self, path: str, params: Mapping[str, str | int] | None = None) -> dict[str, Any]:
         """GET one API path and return its JSON body; raise ApiError for any failure after retries."""
@@ -195,6 +198,8 @@ class ReadOnlyClient:
                 self._count += 1
             try:
                 status, headers, body = self._send_get(path, query)
+            except ConfigException as error:  # an exec plugin or token file failed while refreshing
+                raise ClusterError(f"credentials for {self.host} could not be refreshed: {error}") from None
             except (urllib3.exceptions.HTTPError, ApiException, OSError) as error:
                 if attempt >= min(self.max_retries, _CONNECTION_RETRIES):
                     raise ApiError(

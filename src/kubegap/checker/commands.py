@@ -102,20 +102,20 @@ def scan(
 ) -> None:
     """Scan a cluster (live, --snapshot, --manifests or --demo) for the gaps behind public incidents."""
     from kubegap.checker.reports import render
-    from kubegap.checker.scan import LiveOptions
-    from kubegap.checker.scan import scan as run_scan
+    from kubegap.checker.scanning import LiveTarget, ScanRequest, run_scan
 
-    live = LiveOptions(kubeconfig, context, namespaces, qps, timeout, progress=sys.stderr.isatty())
-    report = run_scan(
+    live = LiveTarget(kubeconfig, context, qps, timeout, progress=sys.stderr.isatty())
+    request = ScanRequest(
         snapshot_paths=snapshot_paths,
         manifest_paths=manifest_paths,
         demo=demo,
         live=live,
-        check_ids=check_ids,
+        check_ids=check_ids or None,
         namespaces=namespaces,
         exemptions_path=exemptions_path,
         honour_annotations=not no_annotation_exemptions,
     )
+    report = run_scan(request)
     shown = report.filtered(statuses or None, Severity(min_severity) if min_severity else None)
     color = output is None and fmt == "table" and sys.stdout.isatty()
     _write(render(shown, fmt, lang, library_url, color=color), output)
@@ -139,11 +139,13 @@ def snapshot(
     namespaces: tuple[str, ...],
 ) -> None:
     """Read the live cluster once into a kubegap snapshot file, to scan later or elsewhere."""
-    from kubegap.checker.scan import LiveOptions, kinds_for
+    from kubegap.checker.rbac import kinds_read
+    from kubegap.checker.scanning import LiveTarget, ScanRequest, load_source
     from kubegap.checker.snapshot_file import write_snapshot
 
-    live = LiveOptions(kubeconfig, context, namespaces, qps, timeout, progress=sys.stderr.isatty())
-    taken = live.read(kinds_for(select_checks(check_ids)))
+    live = LiveTarget(kubeconfig, context, qps, timeout, progress=sys.stderr.isatty())
+    kinds = kinds_read(check.meta for check in select_checks(check_ids))
+    taken = load_source(ScanRequest(live=live, namespaces=namespaces), kinds)
     path = write_snapshot(taken, output)
     objects = sum(len(items) for items in taken.objects.values())
     unread = sum(1 for coverage in taken.coverage.values() if coverage.status.value != "read")

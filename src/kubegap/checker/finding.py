@@ -61,4 +61,4 @@ class Finding:
     message: str
     evidence: dict[str, builtins.object] = field(default_factory=dict)
     reason: str = ""  # for unknown: forbidden | kind-absent | timed-out | not-decidable | exempted ...
-    exempted_by: str = ""  # set when an exemption turned a fail into a pass-with-note
+    exempted_by: str = ""  # set when an exemption accepted this fail; the status stays fail

@@ -2,14 +2,16 @@
 
 Every kind asked for ends with a coverage verdict, so a check never passes on data that was not read:
 read, absent (not served: a CRD that is not installed), forbidden (401/403), failed (timeouts, 5xx
-after retries, a list that expired twice), or not collected (Secrets, which kubegap never reads). Items of a kind
-are kept only when the whole list was read; a half-read kind is failed, not quietly short.
+after retries, a list that expired twice), or not collected (Secrets, which kubegap never reads).
+Items of a kind are kept only when the whole list was read; a half-read kind is failed, not quietly short.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
-from collections.abc import Callable, Sequence
+import gc
+from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
 from typing import Any
 
@@ -43,6 +45,7 @@ def read_cluster(
     active = client or ReadOnlyClient.from_kubeconfig(
         kubeconfig, context, qps=qps, burst=max(1, int(qps * 2)), timeout=timeout
     )
+    already_sent = active.requests
     try:
         keys = list(dict.fromkeys(kinds))
         snapshot = Snapshot(
@@ -53,18 +56,35 @@ def read_cluster(
             created_at=dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
         )
         discovery = discover(active, [key for key in keys if key != "Secret"])
-        with _ProgressBar(progress, len(keys)) as bar:
+        with _ProgressBar(progress, len(keys)) as bar, _collector_paused():
             for key in keys:
                 coverage, items = _read_kind(active, discovery, key, namespaces, bar.counter(key))
                 snapshot.coverage[key] = coverage
                 if items is not None:
                     snapshot.objects[key] = items
                 bar.done(key, len(items or ()), coverage)
-        snapshot.requests = active.requests
+        snapshot.requests = active.requests - already_sent
         return snapshot
     finally:
         if owned:
             active.close()
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while pages pile up, as json loaders do.
+
+    Listed objects are acyclic dicts that reference counting frees, yet every few thousand new dicts
+    the collector walks all of them again; on 150,000 pods that costs several times the parse itself
+    (see bench/bench_checker.py).
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _read_kind(

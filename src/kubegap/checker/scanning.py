@@ -45,7 +45,9 @@ def load_source(request: ScanRequest, kinds: list[str]) -> Snapshot:
 
     chosen = sum(bool(value) for value in (request.snapshot_paths, request.manifest_paths, request.demo))
     if chosen > 1:
-        raise UsageError("choose one source: --snapshot, --manifests or --demo (or none for the live cluster)")
+        raise UsageError(
+            "choose one source: --snapshot, --manifests or --demo (or none for the live cluster)"
+        )
     if request.snapshot_paths:
         return load_snapshot_files(request.snapshot_paths)
     if request.manifest_paths:

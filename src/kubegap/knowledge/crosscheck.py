@@ -24,12 +24,17 @@ def cross_check(
     _check_taxonomy(knowledge.taxonomy, knowledge.root, problems)
     seen: dict[str, Path] = {}
     clashing: set[int] = set()
-    for path, record, document in [*incidents, *studies]:
+    records: list[tuple[Path, Incident | Study, PositionedDocument]] = [*incidents, *studies]
+    for path, record, document in records:
         line = document.line_of(("id",))
         if record.id != path.stem:
-            problems.append(Problem(path, line, "id", f"id {record.id!r} differs from file name {path.stem!r}"))
+            problems.append(
+                Problem(path, line, "id", f"id {record.id!r} differs from file name {path.stem!r}")
+            )
         if record.id in seen:
-            problems.append(Problem(path, line, "id", f"id {record.id!r} is also used by {seen[record.id].name}"))
+            problems.append(
+                Problem(path, line, "id", f"id {record.id!r} is also used by {seen[record.id].name}")
+            )
             clashing.add(id(record))
         seen.setdefault(record.id, path)
     knowledge.incidents = [incident for incident in knowledge.incidents if id(incident) not in clashing]
@@ -37,7 +42,9 @@ def cross_check(
     for path, incident, document in incidents:
         _check_tags(incident.tags, ("tags",), knowledge.taxonomy, path, document, problems)
         if not incident.tags.cause:
-            problems.append(Problem(path, document.line_of(("tags",)), "tags.cause", "an incident needs a cause tag"))
+            problems.append(
+                Problem(path, document.line_of(("tags",)), "tags.cause", "an incident needs a cause tag")
+            )
     for path, study, document in studies:
         for index, row in enumerate(study.rows):
             _check_tags(row.tags, ("rows", index, "tags"), knowledge.taxonomy, path, document, problems)
@@ -57,7 +64,12 @@ def _check_taxonomy(taxonomy: Taxonomy, root: Path, problems: list[Problem]) -> 
             for key in (("ko", term.label.ko.casefold()), ("en", term.label.en.casefold())):
                 if key in labels:
                     problems.append(
-                        Problem(path, 1, f"{where}.label", f"label {key[1]!r} is also the label of {labels[key]!r}")
+                        Problem(
+                            path,
+                            1,
+                            f"{where}.label",
+                            f"label {key[1]!r} is also the label of {labels[key]!r}",
+                        )
                     )
                 labels.setdefault(key, term.id)
         for index, term in enumerate(facet.terms):
@@ -84,7 +96,9 @@ def _check_tags(
                 line = document.line_of((*where, facet, index))
                 problems.append(Problem(path, line, field_name, f"unknown {facet} term {term_id!r}"))
         if len(set(term_ids)) != len(term_ids):
-            problems.append(Problem(path, document.line_of((*where, facet)), field_name, "a term is listed twice"))
+            problems.append(
+                Problem(path, document.line_of((*where, facet)), field_name, "a term is listed twice")
+            )
 
 
 def _check_duplicates(

@@ -8,7 +8,7 @@ from typing import Any
 import yaml
 
 try:  # the C loader is ten times faster; fall back where libyaml is missing
-    _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[attr-defined,assignment]
+    _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
 except AttributeError:  # pragma: no cover - depends on how PyYAML was built
     _Loader = yaml.SafeLoader
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 HANGUL_RUN = re.compile(r"[\uac00-\ud7a3]+")
 # A query word splits into Hangul runs and other letter/digit runs, the way unicode61 would split it.
@@ -37,9 +38,11 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 # Particles and endings that may close a Korean query word, longest first.
 _KOREAN_ENDINGS = (
     "에서는", "으로는", "이었다", "했는데", "되었다", "하였다",
-    "에서", "에게", "으로", "까지", "부터", "처럼", "보다", "이나", "하고", "했다", "한다", "하는",
-    "해서", "하면", "됐다", "된다", "되는", "되어", "이다", "이고", "에는", "에도", "로는", "와는",
+    "었다", "였다", "졌다", "지만", "면서", "에서", "에게", "으로", "까지", "부터", "처럼", "보다",
+    "이나", "하고", "했다", "한다", "하는", "해서", "하면", "됐다", "된다", "되는", "되어", "이다",
+    "이고", "에는", "에도", "로는", "와는",
     "가", "이", "을", "를", "은", "는", "에", "의", "로", "와", "과", "도", "만", "된", "한", "들",
+    "다", "고", "며",
 )  # fmt: skip
 _STOPWORD_TEXT = """
 a an the of in on at to for from by and or not no is are was were be been it its this that with as
@@ -49,9 +52,17 @@ ENGLISH_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 MAX_TERMS = 24
 
 
+# Full-width Latin letters and digits (what a Korean keyboard in full-width mode types) as plain ASCII.
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+_FULL_WIDTH_CHARACTER = re.compile("[\uff01-\uff5e]")
+
+
 def clean_text(text: str) -> str:
-    """NFC (macOS sends Hangul decomposed), no control characters or lone surrogates, single spaces."""
+    """NFC (macOS sends Hangul decomposed), ASCII for full-width Latin, no control characters or lone
+    surrogates, single spaces."""
     text = _CONTROL.sub(" ", text)
+    if _FULL_WIDTH_CHARACTER.search(text):
+        text = text.translate(_FULL_WIDTH)
     return " ".join(unicodedata.normalize("NFC", text).split())
 
 
@@ -64,8 +75,17 @@ def hangul_index_tokens(run: str) -> list[str]:
 
 def index_text(text: str) -> str:
     """Text as stored in the FTS table: Hangul runs replaced by their tokens, the rest untouched."""
-    text = clean_text(text)
-    return HANGUL_RUN.sub(lambda match: " " + " ".join(hangul_index_tokens(match.group())) + " ", text)
+    return HANGUL_RUN.sub(_indexed_run, clean_text(text))
+
+
+def _indexed_run(match: re.Match[str]) -> str:
+    return _run_tokens(match.group())
+
+
+@lru_cache(maxsize=65536)
+def _run_tokens(run: str) -> str:
+    """Korean words repeat a lot across incidents, so building their tokens once pays off on big builds."""
+    return " " + " ".join(hangul_index_tokens(run)) + " "
 
 
 def strip_korean_ending(run: str) -> str:

@@ -42,8 +42,14 @@ def incidents() -> None:
 @click.option("--component", multiple=True, help="Component term id (repeatable).")
 @click.option("--symptom", multiple=True, help="Symptom term id (repeatable).")
 @click.option("--factor", multiple=True, help="Contributing-factor term id (repeatable).")
-@click.option("--page", default="1", help="Page number (1-based).")
-@click.option("--per-page", default=str(DEFAULT_PER_PAGE), show_default=True, help="Incidents per page.")
+@click.option("--page", default="1", metavar="N", help="Page number (1-based).")
+@click.option(
+    "--per-page",
+    default=str(DEFAULT_PER_PAGE),
+    metavar="N",
+    show_default=True,
+    help="Incidents per page (1-100).",
+)
 @click.option(
     "--sort", type=click.Choice(SORTS), default=None, help="Order (default: relevance with -q, else newest)."
 )

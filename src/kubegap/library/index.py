@@ -11,7 +11,9 @@ and when the cache folder cannot be written the index is built in memory instead
 Tables (see `_SCHEMA`): `incidents` (one row per incident, its validated JSON for lazy loading),
 `tags` (facet, term, incident, with every ancestor of a tagged term too, so a filter on a term matches
 its descendants and counts roll up; `direct` marks the tags the incident itself names), `terms` (the
-taxonomy), `signatures`/`signature_words` (for pasted log lines) and the FTS5 table `incident_text`.
+taxonomy), `signatures`/`signature_words` (for pasted log lines) and the FTS5 table `incident_text`
+(title, body, signatures and tag labels, both languages, Hangul as bigrams; plus a `facets` column of
+tag tokens that lets a ranked search filter inside FTS5).
 """
 
 from __future__ import annotations
@@ -57,11 +59,29 @@ CREATE TABLE signature_words (
     word TEXT NOT NULL, signature INTEGER NOT NULL, PRIMARY KEY (word, signature)
 ) WITHOUT ROWID;
 CREATE VIRTUAL TABLE incident_text USING fts5 (
-    title, body, signatures, tags, tokenize = 'porter unicode61 remove_diacritics 2'
+    title, body, signatures, tags, facets, tokenize = 'porter unicode61 remove_diacritics 2'
 );
 """
-# bm25 weights of the incident_text columns: a hit in a title or a signature counts most.
-BM25_WEIGHTS = (4.0, 1.0, 3.0, 2.0)
+# bm25 weights of the incident_text columns: a hit in a title or a signature counts most; the
+# `facets` column holds one token per tag (see facet_token) and only narrows, it never scores.
+BM25_WEIGHTS = (4.0, 1.0, 3.0, 2.0, 0.0)
+
+
+def facet_token(facet: str, position: int) -> str:
+    """The FTS token of a taxonomy term (its facet and place in the taxonomy file), e.g. `kgf1t12`.
+
+    A relevance search with facet filters adds these tokens to its MATCH expression, so FTS5 computes
+    bm25 only for incidents that pass the filters. The trailing digit keeps the porter stemmer off.
+    """
+    return f"kgf{FACETS.index(facet)}t{position}"
+
+
+def facet_tokens(taxonomy: Taxonomy) -> dict[tuple[str, str], str]:
+    return {
+        (facet, term.id): facet_token(facet, position)
+        for facet in FACETS
+        for position, term in enumerate(taxonomy.terms(facet))
+    }
 
 
 def fingerprint(root: Path) -> str:
@@ -141,8 +161,9 @@ def build(connection: sqlite3.Connection, knowledge: Knowledge, print_: str) -> 
         _insert_terms(connection, knowledge.taxonomy)
         # Rowids follow (date, id), so "newest first" is "highest rowid first" (see bitsets.py).
         ordered = sorted(knowledge.incidents, key=lambda item: (item.date, item.id))
+        tokens = facet_tokens(knowledge.taxonomy)
         for rowid, incident in enumerate(ordered, start=1):
-            _insert_incident(connection, rowid, incident, knowledge.taxonomy)
+            _insert_incident(connection, rowid, incident, knowledge.taxonomy, tokens)
         meta = {
             "fingerprint": print_,
             "format": _FORMAT,
@@ -167,7 +188,11 @@ def _insert_terms(connection: sqlite3.Connection, taxonomy: Taxonomy) -> None:
 
 
 def _insert_incident(
-    connection: sqlite3.Connection, rowid: int, incident: Incident, taxonomy: Taxonomy
+    connection: sqlite3.Connection,
+    rowid: int,
+    incident: Incident,
+    taxonomy: Taxonomy,
+    tokens: dict[tuple[str, str], str],
 ) -> None:
     connection.execute(
         "INSERT INTO incidents (rowid, id, date, document) VALUES (?, ?, ?, ?)",
@@ -202,13 +227,14 @@ def _insert_incident(
             [(word, cursor.lastrowid) for word in literals],
         )
     connection.execute(
-        "INSERT INTO incident_text (rowid, title, body, signatures, tags) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO incident_text (rowid, title, body, signatures, tags, facets) VALUES (?, ?, ?, ?, ?, ?)",
         (
             rowid,
             _indexed([incident.title.ko, incident.title.en]),
             _indexed(_body(incident)),
             _indexed(text for signature in incident.error_signatures for text in _signature_texts(signature)),
             _indexed(tag_labels),
+            " ".join(tokens[key] for key in tag_rows if key in tokens),
         ),
     )
 

@@ -11,33 +11,29 @@ import json
 import math
 import sqlite3
 import threading
+from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from kubegap.errors import KnowledgeError, NotFoundError
 from kubegap.knowledge.loader import Knowledge, Taxonomy, load_knowledge
-from kubegap.knowledge.model import FACETS, Facet, Incident
-from kubegap.library import bitsets, index, signatures, sql
-from kubegap.library.fts import match_expression
+from kubegap.knowledge.model import Facet, Incident
+from kubegap.library import bitsets, index, sql
+from kubegap.library.facets import Facets
 from kubegap.library.glossary import Glossary, glossary_for
+from kubegap.library.matching import TextMatches, match_text
 from kubegap.library.query import FacetValue, SearchHit, SearchQuery, SearchResult, SimilarIncident
 from kubegap.library.similar import find_similar
-from kubegap.text import normalize_lang
 
-RECURRING_LIMIT = 5
 _CACHE_LIMIT = 4096
 
 
-@dataclass(frozen=True)
-class _TextMatches:
-    mask: int  # bit set of matching rowids
-    ranked: list[int]  # matching rowids, signature matches first, then by bm25 when scored
-    scores: dict[int, float]  # bm25 (lower is better) or SIGNATURE_SCORE; empty when not scored
-    signatures: dict[int, list[str]]  # rowid -> the signatures the pasted text contains
-
-
 class Library:
+    """The incident library over one SQLite index. Build it with `open`, `from_knowledge` or
+    `from_incidents`; it is read-only and safe to share between threads."""
+
+    text_cache_size = 32  # texts whose matches are remembered; 0 turns the cache off
+
     def __init__(
         self,
         connection: sqlite3.Connection,
@@ -52,16 +48,11 @@ class Library:
         self.root = root
         self.location = location
         self._knowledge = knowledge
+        self._text_cache: OrderedDict[tuple[str, bool, str], TextMatches] = OrderedDict()
         self.glossary = glossary if glossary is not None else glossary_for(root)
         self._incidents: dict[str, Incident] = {}
         with self._lock:
             meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
-            self._terms = {
-                (facet, term): (parent, position, label_ko, label_en)
-                for facet, term, parent, position, label_ko, label_en in connection.execute(
-                    "SELECT facet, term, parent, position, label_ko, label_en FROM terms"
-                )
-            }
             self._tags = bitsets.TagSets.load(connection)
             self._ids = dict(connection.execute("SELECT rowid, id FROM incidents").fetchall())
         self._rowids = {incident_id: rowid for rowid, incident_id in self._ids.items()}
@@ -70,6 +61,7 @@ class Library:
             {data["facet"]: Facet.model_validate(data) for data in json.loads(meta["taxonomy"])}
         )
         self.problems: list[str] = json.loads(meta.get("problems", "[]"))
+        self.facets = Facets(self.taxonomy, self._tags)
 
     # ---- construction -------------------------------------------------------------------------------
 
@@ -133,6 +125,17 @@ class Library:
             self._connection.close()
 
     @property
+    def glossary(self) -> Glossary:
+        return self._glossary
+
+    @glossary.setter
+    def glossary(self, glossary: Glossary) -> None:
+        """Swap the glossary (tests, or a reloaded file); remembered text matches are forgotten."""
+        with self._lock:
+            self._glossary = glossary
+            self._text_cache.clear()
+
+    @property
     def knowledge(self) -> Knowledge:
         """The full knowledge base (studies, problems...), loaded from the files on first use."""
         if self._knowledge is None:
@@ -149,18 +152,20 @@ class Library:
         return found[0]
 
     def term_label(self, facet: str, term_id: str, lang: str) -> str:
-        row = self._terms.get((facet, term_id))
-        if row is None:
-            return term_id
-        return row[2] if normalize_lang(lang) == "ko" else row[3]
+        return self.facets.label(facet, term_id, lang)
 
     def search(self, query: SearchQuery) -> SearchResult:
         """Run a query: one page of hits, counts per facet value and recurring components of all hits."""
         sort = query.sort if query.text or query.sort != "relevance" else "newest"
         results = self._tags.filter_mask(query.filters)
-        matches = _TextMatches(self._tags.everything, [], {}, {})
-        if query.text:
-            matches = self._text_matches(query.text, scored=sort == "relevance")
+        matches = TextMatches(self._tags.everything, [], {}, {})
+        if query.text and results:
+            # Ranking needs bm25 for every match, so a relevance search hands its filters to FTS5;
+            # an unranked one reuses the text's matches (cheap, cached) and filters with bit sets.
+            clause = self.facets.fts_clause(query.filters) if sort == "relevance" else None
+            matches = self._text_matches(
+                query.text, scored=sort == "relevance", facet_clause=clause, allowed=results
+            )
             results &= matches.mask
         total = results.bit_count()
         page_count = max(1, math.ceil(total / query.per_page))
@@ -171,7 +176,7 @@ class Library:
         hits = tuple(
             SearchHit(
                 incidents[self._ids[rowid]],
-                matches.scores.get(rowid, 0.0),
+                matches.scores.get(rowid, 0.0) if sort == "relevance" else 0.0,
                 tuple(matches.signatures.get(rowid, ())),
             )
             for rowid in rowids
@@ -183,21 +188,14 @@ class Library:
             start=offset + 1 if hits else 0,
             end=offset + len(hits) if hits else 0,
             hits=hits,
-            facets={facet: self._facet_values(facet, query, results) for facet in FACETS},
-            recurring_components=self._recurring(query, results),
+            facets=self.facets.for_results(query, results),
+            recurring_components=self.facets.recurring(query, results),
             page_count=page_count,
         )
 
     def facet_overview(self, lang: str = "ko") -> dict[str, tuple[FacetValue, ...]]:
         """Every term of every facet with its rolled-up count over the whole library, zeros included."""
-        everything = self._tags.everything
-        return {
-            facet: tuple(
-                self._value(facet, term.id, self._tags.count(facet, term.id, everything), False, lang)
-                for term in self.taxonomy.terms(facet)
-            )
-            for facet in FACETS
-        }
+        return self.facets.overview(lang)
 
     def similar(self, incident_id: str, limit: int = 5, lang: str = "ko") -> list[SimilarIncident]:
         """Incidents sharing the most error signatures and tags with this one, with those as reasons."""
@@ -210,7 +208,7 @@ class Library:
         return [
             SimilarIncident(
                 loaded[self._ids[item.rowid]],
-                tuple(self._value(facet, term, 0, False, lang) for facet, term in item.shared_terms),
+                tuple(self.facets.value(facet, term, 0, False, lang) for facet, term in item.shared_terms),
                 item.shared_signatures,
             )
             for item in found
@@ -223,27 +221,33 @@ class Library:
         with self._lock:
             return self._connection.execute(statement.sql, statement.params).fetchall()
 
-    def _text_matches(self, text: str, *, scored: bool) -> _TextMatches:
-        """Incidents matching the text (FTS5 or a contained signature), best first when `scored`."""
-        rows: list[tuple[int, float]] = []
-        match = match_expression(text, self.glossary)
-        if match is not None:
-            try:
-                rows = self._run(sql.text_matches(match, scored=scored))
-            except sqlite3.OperationalError:
-                # fts.py quotes every word, so FTS5 should never reject an expression; if it still
-                # does, the text matches nothing rather than failing the page.
-                rows = []
-        found: dict[int, list[str]] = {}
-        pasted = signatures.words(text)
-        if pasted:
-            for rowid, signature_text, pattern in self._run(sql.signature_candidates(pasted)):
-                if signatures.occurs_in(pattern.split(" "), pasted):
-                    found.setdefault(rowid, []).append(signature_text)
-        scores = dict(rows) if scored else {}
-        scores.update(dict.fromkeys(found, sql.SIGNATURE_SCORE))
-        ranked = [*sorted(found, reverse=True), *(row[0] for row in rows if row[0] not in found)]
-        return _TextMatches(bitsets.mask_of(ranked, self._tags.size), ranked, scores, found)
+    def _text_matches(
+        self, text: str, *, scored: bool, facet_clause: str | None, allowed: int
+    ) -> TextMatches:
+        """Text matches, remembered for the last few (text, filters): a reader who pages through results
+        or toggles facets keeps the same text, and the index never changes under an open library."""
+        key = (text, scored, facet_clause or "")
+        with self._lock:
+            cached = self._text_cache.get(key)
+            if cached is None and not facet_clause:
+                cached = self._text_cache.get((text, True, ""))  # ranked matches serve an unranked search too
+            if cached is not None:
+                self._text_cache.move_to_end(key if key in self._text_cache else (text, True, ""))
+                return cached
+        matches = match_text(
+            self._run,
+            text,
+            self.glossary,
+            scored=scored,
+            size=self._tags.size,
+            facet_clause=facet_clause,
+            allowed=allowed if facet_clause else -1,
+        )
+        with self._lock:
+            self._text_cache[key] = matches
+            while len(self._text_cache) > self.text_cache_size:
+                self._text_cache.popitem(last=False)
+        return matches
 
     def _page(self, results: int, sort: str, ranked: list[int], offset: int, limit: int) -> list[int]:
         """Rowids of one page. `ranked` (text matches, best first) is already in relevance order."""
@@ -253,33 +257,6 @@ class Library:
             return list(itertools.islice(shown, offset, offset + limit))
         walk = bitsets.rowids_ascending if sort == "oldest" else bitsets.rowids_descending
         return list(itertools.islice(walk(results), offset, offset + limit))
-
-    def _facet_values(self, facet: str, query: SearchQuery, results: int) -> tuple[FacetValue, ...]:
-        selected = set(query.filters.get(facet, ()))
-        values = []
-        for term in self.taxonomy.terms(facet):
-            found = self._tags.count(facet, term.id, results)
-            if found or term.id in selected:
-                values.append(self._value(facet, term.id, found, term.id in selected, query.lang))
-        return tuple(values)
-
-    def _recurring(self, query: SearchQuery, results: int) -> tuple[FacetValue, ...]:
-        """Components the results name themselves (not rolled up): most frequent first."""
-        chosen = set(query.filters.get("component", ()))
-        counted = [
-            (self._tags.count("component", term.id, results, direct=True), position, term.id)
-            for position, term in enumerate(self.taxonomy.terms("component"))
-        ]
-        top = sorted((item for item in counted if item[0] > 0), key=lambda item: (-item[0], item[1]))
-        return tuple(
-            self._value("component", term, found, term in chosen, query.lang)
-            for found, _, term in top[:RECURRING_LIMIT]
-        )
-
-    def _value(self, facet: str, term_id: str, count: int, selected: bool, lang: str) -> FacetValue:
-        row = self._terms.get((facet, term_id))
-        parent = row[0] if row else None
-        return FacetValue(facet, term_id, self.term_label(facet, term_id, lang), count, selected, parent)
 
     def _load(self, incident_ids: list[str]) -> list[Incident]:
         """Incidents by id in the given order, validated from the index once and then cached."""

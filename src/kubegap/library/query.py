@@ -191,11 +191,12 @@ class SimilarIncident:
 
 
 def _values(params: Mapping[str, object], *keys: str) -> list[str]:
-    """Every value under any of the keys as strings; lists, tuples, scalars and None all accepted."""
+    """Every value under any of the keys as strings; lists, tuples, scalars, None and multi-dicts accepted."""
     found: list[str] = []
+    getlist = getattr(params, "getlist", None)  # starlette QueryParams, werkzeug MultiDict
     for key in keys:
         try:
-            value = params.get(key)
+            value = getlist(key) if callable(getlist) else params.get(key)
         except Exception:
             continue
         items = value if isinstance(value, list | tuple) else [value]

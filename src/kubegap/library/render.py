@@ -34,8 +34,8 @@ def search_result(result: SearchResult, library: Library) -> RenderableType:
         return Group(heading, Text(label("no-results", lang)))
     table = Table(show_lines=False, expand=False)
     table.add_column(_pick(("날짜", "Date"), lang), no_wrap=True)
-    table.add_column(_pick(("제목", "Title"), lang), ratio=3)
-    table.add_column(label("facet.cause", lang), ratio=1)
+    table.add_column(_pick(("제목", "Title"), lang), ratio=3, overflow="fold")
+    table.add_column(label("facet.cause", lang), ratio=1, overflow="fold")
     table.add_column("ID", overflow="fold", ratio=2)
     for hit in result.hits:
         incident = hit.incident

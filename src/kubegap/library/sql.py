@@ -1,8 +1,10 @@
 """The SQL behind a search, built as text so tests can read it. Values are always parameters.
 
 Text search runs in SQLite (FTS5 and the signature word table); facet filters, counts and paging then
-work on bit sets in Python (see bitsets.py). `facet_counts_reference` is the plain `GROUP BY` form of
-the facet counts, kept so tests can check the bit sets against SQL.
+work on bit sets in Python (see bitsets.py). A ranked search also passes its filters to FTS5 as tag
+tokens (see matching.py), because bm25 is the one cost that grows with every match. The MATCH
+expression itself is built by fts.py from quoted words only. `facet_counts_reference` is the plain
+`GROUP BY` form of the facet counts, kept so tests can check the bit sets against SQL.
 """
 
 from __future__ import annotations

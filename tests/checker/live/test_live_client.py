@@ -283,3 +283,50 @@ def test_in_cluster_service_account_is_used_without_a_kubeconfig(
     with ReadOnlyClient.from_kubeconfig() as client:
         assert client.describe() == "in-cluster service account (https://10.0.0.1:443)"
         assert client.kubeconfig == "" and client.requests == 0
+
+
+def _exec_kubeconfig(emulator: KubeEmulator, folder: Path, script: str) -> Path:
+    plugin = folder / "credential-plugin"
+    plugin.write_text(f"#!/bin/sh\n{script}\n")
+    plugin.chmod(0o755)
+    kubeconfig = folder / "kubeconfig-exec"
+    kubeconfig.write_text(
+        "apiVersion: v1\nkind: Config\ncurrent-context: exec\n"
+        f"clusters: [{{name: c, cluster: {{server: '{emulator.url}'}}}}]\n"
+        "contexts: [{name: exec, context: {cluster: c, user: u}}]\n"
+        "users: [{name: u, user: {exec: {apiVersion: client.authentication.k8s.io/v1beta1, "
+        f"command: '{plugin}', interactiveMode: Never}}}}}}]\n"
+    )
+    return kubeconfig
+
+
+def test_an_exec_credential_plugin_supplies_the_token(start_emulator: StartEmulator, tmp_path: Path) -> None:
+    emulator = start_emulator([gpu_node("n1")])
+    credential = (
+        '{"apiVersion": "client.authentication.k8s.io/v1beta1", "kind": "ExecCredential", '
+        f'"status": {{"token": "{TOKEN}"}}}}'
+    )
+    kubeconfig = _exec_kubeconfig(emulator, tmp_path, f"echo '{credential}'")
+    with ReadOnlyClient.from_kubeconfig(str(kubeconfig)) as client:
+        assert len(client.get("/api/v1/nodes")["items"]) == 1
+    assert [request.authorization for request in emulator.requests] == [f"Bearer {TOKEN}"]
+    assert_read_only(emulator)
+
+
+def test_a_failing_exec_plugin_ends_in_one_line_about_credentials(
+    start_emulator: StartEmulator, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from kubegap.checker.live import read_cluster
+
+    emulator = start_emulator()
+    kubeconfig = _exec_kubeconfig(emulator, tmp_path, "echo 'please log in first' >&2; exit 1")
+    client = ReadOnlyClient.from_kubeconfig(str(kubeconfig))  # the official loader logs and goes on
+    with pytest.raises(ClusterError) as error:
+        read_cluster(["Node"], client=client)
+    line = error.value.one_line()
+    assert line == (
+        f"the API server at {emulator.url} refused discovery (401); check the credentials of "
+        f"context exec ({kubeconfig})"
+    )
+    assert "please log in first" in caplog.text
+    assert_read_only(emulator)

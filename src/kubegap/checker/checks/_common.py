@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.extract import Workload, pod_env, workloads
+from kubegap.checker.extract import Workload, containers, pod_env, workloads
+from kubegap.checker.extract.podspec import command_line
 from kubegap.checker.finding import CLUSTER, Finding, ObjectRef, Severity, Status
 from kubegap.checker.snapshot import Coverage, Snapshot
 from kubegap.knowledge.model import Bilingual
@@ -135,3 +136,30 @@ def merged_env(workload: Workload, gpu_only: bool = True) -> dict[str, str]:
         if not gpu_only or template.gpus > 0:
             env.update(pod_env(template.spec))
     return env
+
+
+_TORCH_WORDS = ("torch", "deepspeed", "megatron", "nemo", "accelerate", "lightning", "fsdp")
+
+
+def command_words(workload: Workload) -> str:
+    """Images, commands, args (and a RayJob entrypoint) of the workload's app containers, lower-cased."""
+    spec = workload.obj.get("spec")
+    words = [str(spec.get("entrypoint", "")) if isinstance(spec, dict) else ""]
+    for template in workload.templates:
+        for container in containers(template.spec, include_init=False):
+            words += [str(container.get("image") or ""), *command_line(container)]
+    return " ".join(words).lower()
+
+
+def uses_gloo(workload: Workload) -> bool:
+    """The job picks the gloo backend: no NCCL, no NCCL shared-memory transport."""
+    return "gloo" in command_words(workload)
+
+
+def uses_pytorch_nccl(workload: Workload) -> bool:
+    """PyTorch over NCCL, judged from kind, images, commands and entrypoint (gloo backends excluded)."""
+    if uses_gloo(workload):
+        return False
+    if workload.kind_key == "kubeflow.org/PyTorchJob":
+        return True
+    return any(word in command_words(workload) for word in _TORCH_WORDS)

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, gpu_workloads, merged_env, text, workload_verdicts
 from kubegap.checker.extract import WORKLOAD_KINDS, containers, items, strings
+from kubegap.checker.extract.podspec import command_line
 from kubegap.checker.extract.workloads import Workload
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
@@ -46,7 +47,8 @@ CHECK = CheckMeta(
         "Multi-node training without a durable checkpoint target",
     ),
     why=text(
-        "대형 학습은 몇 시간마다 하드웨어 고장으로 끊깁니다. BLOOM-176B는 체크포인트 두 반복 전에 GPU가 "
+        "대형 학습은 몇 시간마다 하드웨어 고장으로 끊깁니다. BLOOM-176B는 다음 체크포인트를 두 반복 앞두고 "
+        "GPU가 "
         "죽어 7.3시간을 잃었습니다. "
         "파드 안(emptyDir)에만 저장하면 노드가 사라질 때 체크포인트도 같이 사라져 0단계부터 다시 "
         "시작합니다.",
@@ -64,11 +66,13 @@ CHECK = CheckMeta(
     ),
     decides=text(
         "여러 노드 GPU 학습 워크로드의 파드 템플릿에 PVC·CSI·NFS 같은 영구 볼륨도, 오브젝트 스토리지나 "
-        "체크포인트 경로를 가리키는 "
-        "env·인자도 없으면 실패입니다(추정 검사).",
+        "체크포인트 경로를 "
+        "가리키는 env·인자도 없으면 실패입니다(추정 검사). 이름·명령·이미지에 benchmark나 burn이 든 작업은 "
+        "뺍니다.",
         "Fails a multi-node GPU training workload whose pod templates have no PVC, CSI or NFS volume and "
         "no env "
-        "or argument pointing at object storage or a checkpoint path (a heuristic).",
+        "or argument pointing at object storage or a checkpoint path (a heuristic). Workloads whose name, "
+        "command or image says benchmark or burn are left out.",
     ),
     incidents=(
         "bloom-2022-03-21-gpu-crash-lost-7h",
@@ -83,6 +87,15 @@ CHECK = CheckMeta(
         "https://kubernetes.io/docs/concepts/storage/persistent-volumes/",
     ),
 )
+
+
+def is_benchmark(workload: Workload) -> bool:
+    """Benchmarks and burn-in runs keep no state worth checkpointing."""
+    words = [workload.owner.name]
+    for template in workload.templates:
+        words += [word for container in containers(template.spec) for word in command_line(container)]
+        words += [str(container.get("image") or "") for container in containers(template.spec)]
+    return any("benchmark" in word.lower() or "burn" in word.lower() for word in words)
 
 
 def has_durable_target(workload: Workload) -> bool:
@@ -101,6 +114,6 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
     problems = [
         failed(CHECK, workload.owner, "no durable volume or object-store target for checkpoints")
         for workload in chosen
-        if not has_durable_target(workload)
+        if not has_durable_target(workload) and not is_benchmark(workload)
     ]
     yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), "multi-node GPU training workloads")

@@ -18,16 +18,23 @@ CHECK = CheckMeta(
     severity=Severity.medium,
     title=text("클러스터 DNS가 단일 장애점임", "Cluster DNS is a single point of failure"),
     why=text(
-        "서비스 디스커버리는 클러스터 DNS를 거칩니다. OpenAI 2024년 12월 장애에서 파드는 계속 돌았지만 "
-        "DNS가 컨트롤 플레인과 "
-        "함께 무너지자 ChatGPT, API, Sora가 모두 멈췄습니다. CoreDNS가 한 개뿐이거나 PDB가 없으면 노드 "
-        "하나의 drain으로도 "
-        "같은 경로가 끊깁니다.",
-        "Service discovery goes through cluster DNS. In OpenAI's December 2024 outage pods kept running, "
-        "but when "
-        "DNS went down with the control plane, ChatGPT, the API and Sora all stopped. With a single "
-        "CoreDNS "
-        "replica or no PDB, draining one node cuts the same path.",
+        "서비스 디스커버리는 클러스터 DNS를 거칩니다. RebelMouse에서는 보안 패치를 위한 EKS 노드 교체가 "
+        "CoreDNS 파드 "
+        "하나를 내리자 남은 파드가 부하를 받아내지 못해 DNS가 느려지고 시간 초과가 났습니다. Zalando에서는 "
+        "요청 폭증에 "
+        "모든 CoreDNS 파드가 한꺼번에 OOM으로 죽었고, OpenAI 2024년 12월 장애에서는 DNS가 무너지자 파드가 "
+        "돌고 있어도 "
+        "서비스가 멈췄습니다. CoreDNS가 한 개뿐이거나 PDB가 없으면 노드 하나의 drain으로도 같은 경로가 "
+        "끊깁니다.",
+        "Service discovery goes through cluster DNS. At RebelMouse, an EKS node reroll for security "
+        "patches took "
+        "down one CoreDNS pod and the rest could not absorb the load, so DNS slowed and timed out. At "
+        "Zalando a "
+        "query spike OOM-killed every CoreDNS pod at once, and in OpenAI's December 2024 outage services "
+        "stopped "
+        "when DNS failed even though pods kept running. With a single CoreDNS replica or no PDB, draining "
+        "one "
+        "node cuts the same path.",
     ),
     remediation=text(
         "CoreDNS를 2개 이상(노드 수에 따라 cluster-proportional-autoscaler로)으로 늘리고, 서로 다른 "
@@ -45,7 +52,11 @@ CHECK = CheckMeta(
         "pods. With "
         "100 or more nodes and no NodeLocal DNSCache DaemonSet, it fails at low severity.",
     ),
-    incidents=("openai-2024-12-telemetry-kube-apiserver-overload",),
+    incidents=(
+        "rebelmouse-2025-05-coredns-node-reroll",
+        "zalando-2019-01-coredns-oom-dns-outage",
+        "openai-2024-12-telemetry-kube-apiserver-overload",
+    ),
     needs=("apps/Deployment", "policy/PodDisruptionBudget"),
     optional=("Node", "apps/DaemonSet"),
     components=("dns", "kubernetes-control-plane"),
@@ -74,10 +85,11 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             for k, v in mapping(dig(deployment, "spec", "template", "metadata", "labels")).items()
         }
         replicas = integer(dig(deployment, "spec", "replicas"), 1)
+        namespace = dig(deployment, "metadata", "namespace")
         guarded = any(
-            selector_matches(labels, dig(pdb, "spec", "selector"))
-            and dig(pdb, "spec", "selector")
-            and dig(pdb, "metadata", "namespace") == dig(deployment, "metadata", "namespace")
+            bool(dig(pdb, "spec", "selector"))
+            and dig(pdb, "metadata", "namespace") == namespace
+            and selector_matches(labels, dig(pdb, "spec", "selector"))
             for pdb in budgets
         )
         problems = ([f"{replicas} replica"] if replicas < 2 else []) + (

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, not_applicable, passed, text
 from kubegap.checker.extract import GPU_STACK_ROLES, daemonsets, dig, integer, percent_or_count
+from kubegap.checker.extract.agents import is_cluster_network
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
 
-CNI_WORDS = ("calico", "cilium", "flannel", "aws-node", "kube-proxy", "antrea", "weave", "multus", "sriov")
 THRESHOLD = 0.5
 
 CHECK = CheckMeta(
@@ -23,14 +23,17 @@ CHECK = CheckMeta(
     ),
     why=text(
         "DaemonSet의 maxUnavailable이 절반 이상이면 잘못된 새 버전이 거의 모든 노드에 동시에 퍼집니다. "
-        "OpenAI의 CNI 설정 변경은 "
-        "특정 하드웨어에서만 깨졌는데 GPU 클러스터 전체의 네트워크를 끊었습니다. 천천히 굴렸다면 첫 몇 "
-        "노드에서 멈출 수 있었습니다.",
+        "OpenAI의 CNI 설정 변경은 그 클러스터에만 있던 하드웨어 종류에서 깨져 GPU 클러스터 전체의 "
+        "네트워크를 "
+        "끊었습니다. 클러스터 안에서도 처음 몇 노드 뒤에 멈추는 롤아웃이었다면 피해를 그 노드들로 줄일 수 "
+        "있었습니다.",
         "With maxUnavailable at half or more, a bad new version reaches almost every node at once. "
         "OpenAI's CNI "
-        "change broke only on one hardware variant yet cut networking for a whole GPU cluster; a slow "
-        "rollout "
-        "would have stopped after the first few nodes.",
+        "change broke on a hardware variant found only in one cluster and cut networking for that whole "
+        "GPU "
+        "cluster; a rollout that paused after the first few nodes of the cluster would have limited the "
+        "damage "
+        "to those nodes.",
     ),
     remediation=text(
         "노드 에이전트 DaemonSet은 updateStrategy.rollingUpdate.maxUnavailable을 1이나 작은 비율(예: "
@@ -71,15 +74,13 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         if value is None:
             continue
         desired = integer(ds.status.get("desiredNumberScheduled"), 0)
-        fraction = (
-            percent_or_count(value, desired if desired else 0)
-            if not isinstance(value, str) or not value.endswith("%")
-            else percent_or_count(value, 1)
-        )
+        # A percentage judges itself; an absolute count needs the number of nodes the DaemonSet runs on.
+        is_percent = isinstance(value, str) and value.strip().endswith("%")
+        fraction = percent_or_count(value, 1 if is_percent else desired)
         if fraction is None or fraction < THRESHOLD:
             continue
         risky += 1
-        critical_agent = ds.role in GPU_STACK_ROLES or any(word in ds.ref.name.lower() for word in CNI_WORDS)
+        critical_agent = ds.role in GPU_STACK_ROLES or is_cluster_network(ds.ref.name)
         yield failed(
             CHECK,
             ds.ref,

@@ -81,6 +81,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             f"no dcgm-exporter pod can be scheduled on GPU node {name}",
             {"blockers": reasons},
         )
+    not_ready = False
     for exporter in exporters:
         desired = integer(exporter.status.get("desiredNumberScheduled"), -1)
         ready = integer(exporter.status.get("numberReady"), -1)
@@ -92,8 +93,8 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 {"desired": desired, "ready": ready},
                 severity=Severity.medium,
             )
-            missed[exporter.ref.display()] = nodes[0]
-    if not missed:
+            not_ready = True
+    if not missed and not not_ready:
         yield passed(
             CHECK,
             None,

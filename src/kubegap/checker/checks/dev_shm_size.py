@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, text, workload_verdicts
+from kubegap.checker.checks._common import failed, gpu_workloads, text, uses_gloo, workload_verdicts
 from kubegap.checker.extract import WORKLOAD_KINDS, shm_size_bytes
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
@@ -41,13 +41,15 @@ CHECK = CheckMeta(
     ),
     decides=text(
         "GPU를 2개 이상 요청하는 파드 템플릿이나 여러 노드 학습 템플릿에 메모리 emptyDir /dev/shm이 없거나 "
-        "1GiB 미만이고 "
-        "hostIPC도 아니면 실패입니다. KubeRay와 TrainJob은 그 컨트롤러가 정하므로 건너뜁니다.",
+        "1GiB "
+        "미만이고 hostIPC도 아니면 실패입니다. KubeRay와 TrainJob은 그 컨트롤러가 정하므로, gloo 백엔드 "
+        "작업은 "
+        "NCCL 공유 메모리를 쓰지 않으므로 건너뜁니다.",
         "Fails a pod template that requests 2+ GPUs, or belongs to multi-node training, when it has no "
         "memory "
-        "emptyDir at /dev/shm (or one under 1 GiB) and is not hostIPC. KubeRay and TrainJob are skipped: "
-        "their "
-        "controllers decide.",
+        "emptyDir at /dev/shm (or one under 1 GiB) and is not hostIPC. KubeRay and TrainJob are skipped "
+        "(their "
+        "controllers decide), and so are gloo-backend jobs, which use no NCCL shared memory.",
     ),
     incidents=("bloom-2022-05-18-dataloader-deadlock",),
     needs=(),
@@ -61,7 +63,7 @@ CHECK = CheckMeta(
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = [w for w in gpu_workloads(snapshot) if w.kind_key not in SKIPPED]
+    chosen = [w for w in gpu_workloads(snapshot) if w.kind_key not in SKIPPED and not uses_gloo(w)]
     problems = []
     for workload in chosen:
         for template in workload.templates:

@@ -42,7 +42,10 @@ CHECK = CheckMeta(
         "기본 FlowSchema가 아닌 것 중 priorityLevelConfiguration.name이 exempt인 것을 실패로 봅니다.",
         "Fails every FlowSchema that is not one of the built-in ones and names the exempt priority level.",
     ),
-    incidents=("openai-2024-12-telemetry-kube-apiserver-overload", "openai-2024-04-k8s-control-plane-memory"),
+    incidents=(
+        "openai-2024-12-telemetry-kube-apiserver-overload",
+        "openai-2024-11-namespace-labels-gpu-cluster-control-plane",
+    ),
     needs=(FLOW_SCHEMA,),
     components=("kube-apiserver", "kubernetes-control-plane"),
     references=("https://kubernetes.io/docs/concepts/cluster-administration/flow-control/",),

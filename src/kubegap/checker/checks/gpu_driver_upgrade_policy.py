@@ -92,13 +92,14 @@ def _judge(obj: KubeObject) -> Finding:
     return passed(CHECK, ref(obj), "driver auto-upgrade is rate-limited", evidence)
 
 
+def _manages_driver(obj: KubeObject) -> bool:
+    return not (obj.get("kind") == "ClusterPolicy" and dig(obj, "spec", "driver", "enabled") is False)
+
+
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    objects = [
-        obj for kind in POLICY_KINDS if crd_state(snapshot, kind) == "read" for obj in snapshot.of(kind)
-    ]
-    for obj in objects:
-        if obj.get("kind") == "ClusterPolicy" and dig(obj, "spec", "driver", "enabled") is False:
-            continue
+    read = [kind for kind in POLICY_KINDS if crd_state(snapshot, kind) == "read"]
+    managed = [obj for kind in read for obj in snapshot.of(kind) if _manages_driver(obj)]
+    for obj in managed:
         yield _judge(obj)
-    if not objects:
-        yield not_applicable(CHECK, "no GPU Operator ClusterPolicy or NVIDIADriver")
+    if not managed:
+        yield not_applicable(CHECK, "no GPU Operator ClusterPolicy or NVIDIADriver that manages the driver")

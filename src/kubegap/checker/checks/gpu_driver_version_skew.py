@@ -29,15 +29,20 @@ CHECK = CheckMeta(
     ),
     why=text(
         "한 풀의 노드가 서로 다른 드라이버·CUDA 버전을 쓰면, 여러 노드에 걸친 학습 작업은 어느 노드에 "
-        "배치되느냐에 따라 "
-        "동작이 달라집니다. OPT 팀은 실행 중에 의존성이 몰래 바뀌어 학습 양상이 달라졌고, Imbue는 "
-        "펌웨어·VBIOS 버전 차이를 "
-        "따로 점검해야 했습니다.",
+        "배치되느냐에 "
+        "따라 동작이 달라집니다. Azure HPC 이미지에서는 패키지 업그레이드 한 번으로 드라이버와 Fabric "
+        "Manager 버전이 "
+        "어긋나 NVSwitch 노드에서 CUDA가 초기화되지 않았고, OPT 팀은 실행 중 의존성이 실수로 "
+        "업그레이드되어 학습 "
+        "양상이 달라졌으며, Imbue는 펌웨어·VBIOS 버전 차이를 노드마다 점검해야 했습니다.",
         "When nodes of one pool run different driver or CUDA versions, a multi-node job behaves "
         "differently "
-        "depending on where it lands. OPT saw training dynamics change after a dependency drifted mid-run, "
-        "and "
-        "Imbue had to police firmware and VBIOS drift host by host.",
+        "depending on where it lands. On Azure HPC images one package upgrade put the driver and Fabric "
+        "Manager "
+        "out of step and CUDA failed to initialise on NVSwitch nodes; OPT saw training dynamics change "
+        "after a "
+        "dependency was upgraded by accident mid-run; Imbue had to police firmware and VBIOS drift host by "
+        "host.",
     ),
     remediation=text(
         "드라이버 업그레이드를 풀 단위로 끝까지 마치고(GPU Operator upgradePolicy), 끝나지 않은 노드는 "
@@ -56,7 +61,11 @@ CHECK = CheckMeta(
         "or cuda.driver-version.full); more than one version in a pool fails. Without the labels it cannot "
         "decide.",
     ),
-    incidents=("opt-2021-12-accidental-megatron-upgrade", "imbue-2024-70b-cluster-bringup"),
+    incidents=(
+        "azure-hpc-2021-07-fabricmanager-driver-version-skew",
+        "opt-2021-12-accidental-megatron-upgrade",
+        "imbue-2024-70b-cluster-bringup",
+    ),
     needs=("Node",),
     components=("gpu-driver", "gpu-operator"),
     references=("https://github.com/NVIDIA/k8s-device-plugin#gpu-feature-discovery",),

@@ -41,10 +41,7 @@ CHECK = CheckMeta(
         "neither "
         "system-node-critical, system-cluster-critical nor a PriorityClass valued 1,000,000 or more.",
     ),
-    incidents=(
-        "gpu-operator-2024-eviction-crashloop-missing-driver",
-        "nvidia-ctk-2023-daemon-reload-containers-lose-gpus",
-    ),
+    incidents=("gpu-operator-2024-eviction-crashloop-missing-driver",),
     needs=("apps/DaemonSet",),
     optional=("scheduling.k8s.io/PriorityClass",),
     components=("gpu-operator", "device-plugin", "gpu-driver"),

@@ -67,8 +67,8 @@ def flags(ds: DaemonSetView) -> dict[str, list[str]]:
         for index, word in enumerate(words):
             if not word.startswith("--"):
                 continue
-            name, _, value = word[2:].partition("=")
-            if not _ and index + 1 < len(words) and not words[index + 1].startswith("--"):
+            name, separator, value = word[2:].partition("=")
+            if not separator and index + 1 < len(words) and not words[index + 1].startswith("--"):
                 value = words[index + 1]
             parsed.setdefault(name, []).append(value)
     return parsed

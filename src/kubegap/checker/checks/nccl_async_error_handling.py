@@ -45,7 +45,7 @@ CHECK = CheckMeta(
     incidents=(
         "bloom-2022-04-weekly-gpu-failures-hang-instead-of-exit",
         "pytorch-2023-nccl-watchdog-fails-to-crash",
-        "goodfire-2026-zombie-slurm-jobs-128-h100",
+        "pithtrain-2026-torchrun-shutdown-hang",
     ),
     needs=(),
     optional=WORKLOAD_KINDS,

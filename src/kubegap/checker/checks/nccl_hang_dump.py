@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, merged_env, text, workload_verdicts
+from kubegap.checker.checks._common import (
+    failed,
+    gpu_workloads,
+    merged_env,
+    text,
+    uses_pytorch_nccl,
+    workload_verdicts,
+)
 from kubegap.checker.extract import WORKLOAD_KINDS, integer
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
@@ -34,12 +41,14 @@ CHECK = CheckMeta(
         "TORCH_NCCL_DEBUG_INFO_TEMP_FILE at a persistent volume.",
     ),
     decides=text(
-        "여러 노드에 걸친 GPU 학습 워크로드에서 TORCH_NCCL_DUMP_ON_TIMEOUT이 켜져 있지 않거나 "
-        "TORCH_NCCL_TRACE_BUFFER_SIZE가 "
-        "0이면 실패입니다.",
-        "Fails a multi-node GPU training workload whose env does not turn on TORCH_NCCL_DUMP_ON_TIMEOUT or "
-        "sets "
-        "TORCH_NCCL_TRACE_BUFFER_SIZE to 0.",
+        "여러 노드에 걸친 PyTorch(NCCL) GPU 학습 워크로드에서 TORCH_NCCL_DUMP_ON_TIMEOUT이 켜져 있지 "
+        "않거나 "
+        "TORCH_NCCL_TRACE_BUFFER_SIZE가 0이면 실패입니다. PyTorch인지는 종류·이미지·명령으로 추정하고, "
+        "gloo 백엔드는 뺍니다.",
+        "Fails a multi-node PyTorch (NCCL) GPU training workload whose env does not turn on "
+        "TORCH_NCCL_DUMP_ON_TIMEOUT or sets TORCH_NCCL_TRACE_BUFFER_SIZE to 0. PyTorch is inferred from "
+        "the "
+        "kind, images and commands; gloo backends are left out.",
     ),
     incidents=("llama3-2024-54-day-interruptions", "bloom-2022-04-30-eval-hang-deepspeed-race"),
     needs=(),
@@ -53,7 +62,9 @@ CHECK = CheckMeta(
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = gpu_workloads(snapshot, training_only=True, distributed_only=True)
+    chosen = [
+        w for w in gpu_workloads(snapshot, training_only=True, distributed_only=True) if uses_pytorch_nccl(w)
+    ]
     problems = []
     for workload in chosen:
         env = merged_env(workload)
@@ -67,4 +78,6 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             problems.append(
                 failed(CHECK, workload.owner, "a hang would leave no NCCL flight-recorder dump", evidence)
             )
-    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), "multi-node GPU training workloads")
+    yield from workload_verdicts(
+        CHECK, snapshot, problems, len(chosen), "multi-node PyTorch GPU training workloads"
+    )

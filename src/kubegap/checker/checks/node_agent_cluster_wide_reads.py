@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, not_applicable, passed, text
 from kubegap.checker.extract import cluster_wide_reads, daemonsets
-from kubegap.checker.extract.agents import NODE_SCOPED_ROLES, DaemonSetView
+from kubegap.checker.extract.agents import NODE_SCOPED_ROLES, DaemonSetView, is_cluster_network
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
 
@@ -25,14 +25,15 @@ CHECK = CheckMeta(
     ),
     why=text(
         "DaemonSet 파드 하나하나가 모든 네임스페이스의 pods·endpoints를 LIST하면, API 서버 부하가 노드 "
-        "수에 비례해 커집니다. "
-        "OpenAI는 2024년 12월 새 텔레메트리 서비스가 바로 이렇게 동작해 큰 클러스터의 컨트롤 플레인이 모두 "
-        "쓰러졌습니다.",
+        "수에 비례해 "
+        "커집니다. OpenAI에서는 2024년 12월 새 텔레메트리 서비스가 바로 이렇게 동작해, 대형 클러스터 "
+        "대부분의 "
+        "컨트롤 플레인이 쓰러졌습니다.",
         "When every DaemonSet pod LISTs pods or endpoints across all namespaces, API server load grows "
         "with the "
         "node count. In December 2024 a new OpenAI telemetry service did exactly this and took down the "
         "control "
-        "planes of its largest clusters.",
+        "planes of most of its large clusters.",
     ),
     remediation=text(
         "에이전트가 자기 노드의 파드만 보도록 fieldSelector spec.nodeName을 쓰거나 kubelet API를 읽게 "
@@ -42,16 +43,24 @@ CHECK = CheckMeta(
         "Make the agent watch only its own node's pods (fieldSelector spec.nodeName, or the kubelet API) "
         "and trim "
         "its RBAC to what it needs. If it must read cluster-wide, fence it with a dedicated FlowSchema and "
-        "a small "
-        "priority level (see node-agent-apf-guard).",
+        "a small priority level (see node-agent-apf-guard).",
     ),
     decides=text(
         "DaemonSet의 ServiceAccount가 ClusterRoleBinding으로 "
-        "pods·endpoints·endpointslices·secrets·configmaps·events를 "
-        "list/watch할 수 있으면 실패입니다. 네임스페이스 하나에 묶인 RoleBinding은 세지 않습니다.",
+        "pods·endpoints·endpointslices·secrets·configmaps·"
+        "events를 list/watch할 수 있으면 실패입니다. 네임스페이스 하나에 묶인 RoleBinding, 자기 노드의 "
+        "파드만 "
+        "읽는 업스트림 GPU 에이전트(드라이버 매니저, 디바이스 플러그인, dcgm-exporter, DRA kubelet "
+        "플러그인), "
+        "그리고 설계상 클러스터 전체를 watch해야 하는 파드 네트워크(CNI 에이전트, kube-proxy)는 세지 "
+        "않습니다.",
         "Fails when a DaemonSet's ServiceAccount may list/watch pods, endpoints, endpointslices, secrets, "
-        "configmaps or events through a ClusterRoleBinding. RoleBindings confined to one namespace do not "
-        "count.",
+        "configmaps or events through a ClusterRoleBinding. Not counted: RoleBindings confined to one "
+        "namespace, upstream GPU agents that scope pod reads to their own node (driver manager, device "
+        "plugin, "
+        "dcgm-exporter, DRA kubelet plugins), and the pod network (CNI agents, kube-proxy), which must "
+        "watch "
+        "the whole cluster by design.",
     ),
     incidents=(
         "openai-2024-12-telemetry-kube-apiserver-overload",
@@ -72,7 +81,7 @@ def heavy_agents(snapshot: Snapshot) -> list[tuple[DaemonSetView, list[str]]]:
     grants = cluster_wide_reads(snapshot)
     found = []
     for ds in daemonsets(snapshot):
-        if ds.role in NODE_SCOPED_ROLES or "kubelet-plugin" in ds.ref.name:
+        if ds.role in NODE_SCOPED_ROLES or "kubelet-plugin" in ds.ref.name or is_cluster_network(ds.ref.name):
             continue
         resources = sorted(grants.get((ds.namespace, ds.service_account), set()) & FAN_OUT)
         if resources:

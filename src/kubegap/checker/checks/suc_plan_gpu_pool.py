@@ -23,15 +23,19 @@ CHECK = CheckMeta(
         "OS upgrade Plan takes too much of the GPU pool at once",
     ),
     why=text(
-        "호스트 OS·커널 업데이트는 GPU 노드 수천 대의 네트워크를 한 번에 끊은 적이 있습니다(OpenAI 2025년 "
-        "6월, Datadog 2023년 3월). "
-        "Plan의 concurrency가 GPU 풀에 비해 크거나 cordon·drain 없이 실행되면, 한 번의 잘못된 업데이트가 "
-        "학습과 서빙 용량을 통째로 앗아갑니다.",
-        "Host OS and kernel updates have cut the network of thousands of GPU nodes at once (OpenAI, June "
-        "2025; "
-        "Datadog, March 2023). If a Plan's concurrency is large for the GPU pool, or it runs without "
-        "cordon or "
-        "drain, one bad update takes out training and serving capacity in a single sweep.",
+        "호스트 OS·커널 업데이트가 수천 대 노드의 네트워크를 한 번에 끊은 일이 있습니다. OpenAI(2025년 "
+        "6월)에서는 "
+        "GPU 서버 다수가, Datadog(2023년 3월)에서는 여러 리전의 쿠버네티스 노드가 함께 빠졌습니다. Plan의 "
+        "concurrency가 GPU 풀에 비해 크거나 cordon·drain 없이 실행되면, 한 번의 잘못된 업데이트가 학습과 "
+        "서빙 "
+        "용량을 통째로 앗아갑니다.",
+        "Host OS and kernel updates have cut the network of thousands of nodes at once: a large share of "
+        "GPU "
+        "servers at OpenAI (June 2025), Kubernetes nodes across several regions at Datadog (March 2023). "
+        "If a "
+        "Plan's concurrency is large for the GPU pool, or it runs without cordon or drain, one bad update "
+        "takes "
+        "out training and serving capacity in a single sweep.",
     ),
     remediation=text(
         "GPU 노드를 덮는 Plan은 concurrency를 1이나 풀의 10% 이하로 두고, drain(또는 최소한 cordon: "
@@ -71,10 +75,11 @@ def _judge(plan: KubeObject, snapshot: Snapshot, nodes_read: bool) -> Finding:
         "cordon": dig(spec, "cordon") is True,
     }
     if nodes_read:
+        selector = dig(spec, "nodeSelector")  # like the controller: no selector selects no node
         covered = [
             node.name
             for node in gpu_nodes(snapshot)
-            if selector_matches(node.labels, dig(spec, "nodeSelector"))
+            if selector is not None and selector_matches(node.labels, selector)
         ]
         evidence["gpu_nodes_covered"] = len(covered)
         if not covered:

@@ -130,9 +130,13 @@ def ref(obj: KubeObject) -> ObjectRef:
 
 
 def controller_owner(obj: KubeObject) -> dict[str, Any] | None:
-    """The ownerReference marked as controller (or the only one), if any."""
-    owners = items(metadata(obj).get("ownerReferences"))
-    for owner in owners:
+    """The ownerReference marked as controller (or the only one), if any. Hot path: one call per pod."""
+    meta = obj.get("metadata")
+    owners = meta.get("ownerReferences") if isinstance(meta, dict) else None
+    if not owners or not isinstance(owners, list):
+        return None
+    found = [owner for owner in owners if isinstance(owner, dict)]
+    for owner in found:
         if owner.get("controller") is True:
             return owner
-    return owners[0] if len(owners) == 1 else None
+    return found[0] if len(found) == 1 else None

@@ -55,6 +55,25 @@ NODE_SCOPED_ROLES = frozenset(
         "gpu-feature-discovery",
     }
 )
+# The pod network itself (CNI agents, kube-proxy): restarted everywhere at once, every node loses networking.
+CLUSTER_NETWORK_WORDS = (
+    "calico",
+    "cilium",
+    "flannel",
+    "aws-node",
+    "kube-proxy",
+    "antrea",
+    "weave",
+    "kube-router",
+    "multus",
+    "sriov",
+)
+
+
+def is_cluster_network(name: str) -> bool:
+    return any(word in name.lower() for word in CLUSTER_NETWORK_WORDS)
+
+
 # Agents that turn GPU faults (XID, ECC, NVLink) into a signal someone acts on.
 GPU_HEALTH_ROLES = frozenset(
     {"dcgm-exporter", "dcgm", "autopilot", "nvsentinel", "eks-node-monitoring-agent", "gpud"}
@@ -110,10 +129,16 @@ def daemonsets(snapshot: Snapshot) -> list[DaemonSetView]:
     return memo(snapshot, "daemonsets", build)
 
 
-def _pod_role(pod: KubeObject) -> str:
+def _pod_role(pod: KubeObject, cache: dict[tuple[str, str], str]) -> str:
+    """Agents run as DaemonSets (or static pods): classify once per owner, not once per pod."""
     owner = controller_owner(pod) or {}
-    name = str(owner.get("name") or name_of(pod)) if owner.get("kind") == "DaemonSet" else name_of(pod)
-    return classify(name, mapping(pod.get("spec")), labels_of(pod))
+    if owner.get("kind") not in ("DaemonSet", "Node"):
+        return ""
+    name = str(owner.get("name") or "") if owner.get("kind") == "DaemonSet" else name_of(pod)
+    key = (namespace_of(pod), name)
+    if key not in cache:
+        cache[key] = classify(name, mapping(pod.get("spec")), labels_of(pod))
+    return cache[key]
 
 
 @dataclass(frozen=True)
@@ -128,13 +153,14 @@ def pod_index(snapshot: Snapshot) -> PodIndex:
     def build(snap: Snapshot) -> PodIndex:
         by_node: dict[str, list[KubeObject]] = defaultdict(list)
         roles: dict[str, set[str]] = defaultdict(set)
+        owners: dict[tuple[str, str], str] = {}
         for pod in snap.of("Pod"):
             node = dig(pod, "spec", "nodeName")
             phase = dig(pod, "status", "phase")
             if not isinstance(node, str) or phase in ("Succeeded", "Failed"):
                 continue
             by_node[node].append(pod)
-            if phase == "Running" and (role := _pod_role(pod)):
+            if phase == "Running" and (role := _pod_role(pod, owners)):
                 roles[node].add(role)
         return PodIndex(dict(by_node), dict(roles))
 

@@ -54,6 +54,7 @@ class NodeView:
     gpu_capacity: dict[str, int] = field(default_factory=dict)  # GPU resource name -> count
     gpu_allocatable: dict[str, int] = field(default_factory=dict)
     is_gpu: bool = False
+    info: dict[str, Any] = field(default_factory=dict)  # status.nodeInfo: kernel, OS image, kubelet
 
     @property
     def ready(self) -> str:
@@ -111,6 +112,7 @@ def node_view(obj: KubeObject) -> NodeView:
         gpu_capacity=gpu_capacity,
         gpu_allocatable=gpu_allocatable,
         is_gpu=is_gpu,
+        info=mapping(status.get("nodeInfo")),
     )
 
 

@@ -233,6 +233,9 @@ def workload_of(key: str, obj: KubeObject) -> Workload | None:
     )
     pods = sum(template.replicas for template in templates)
     distributed = key not in _SINGLE_NODE_KINDS and pods > 1
+    if key in ("batch/Job", "batch/CronJob"):  # many pods of one Job only form one run when Indexed
+        job_spec = dig(obj, "spec", "jobTemplate", "spec") if key == "batch/CronJob" else obj.get("spec")
+        distributed = pods > 1 and dig(job_spec, "completionMode") == "Indexed"
     if key == "leaderworkerset.x-k8s.io/LeaderWorkerSet":
         distributed = integer(dig(obj, "spec", "leaderWorkerTemplate", "size"), 1) > 1
     return Workload(owner, key, obj, templates, distributed)

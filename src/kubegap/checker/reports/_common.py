@@ -9,7 +9,7 @@ from functools import cache
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.finding import Finding
 from kubegap.redaction import redact_text, redact_value
-from kubegap.text import normalize_lang
+from kubegap.text import label, normalize_lang
 
 DEFAULT_LIBRARY_URL = "http://127.0.0.1:8000"
 LIBRARY_URL_ENV = "KUBEGAP_LIBRARY_URL"
@@ -72,6 +72,13 @@ def _compact(value: object) -> str:
     if isinstance(value, dict):
         return "{" + ",".join(f"{key}:{_compact(item)}" for key, item in value.items()) + "}"
     return str(value)
+
+
+def count_label(key: str, lang: str) -> str:
+    """Label of a count key: the four statuses, plus `exempted` (a fail someone accepted)."""
+    if key == "exempted":
+        return "예외 처리" if lang == "ko" else "exempted"
+    return label(f"status.{key}", lang)
 
 
 def one_line(text: str, limit: int = 500) -> str:

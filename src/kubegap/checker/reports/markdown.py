@@ -6,7 +6,14 @@ Long reports are cut (GitHub comments have a size limit) with a line saying how 
 from __future__ import annotations
 
 from kubegap.checker.finding import Finding, Status
-from kubegap.checker.reports._common import cited_incidents, evidence_text, library_url, one_line, report_lang
+from kubegap.checker.reports._common import (
+    cited_incidents,
+    count_label,
+    evidence_text,
+    library_url,
+    one_line,
+    report_lang,
+)
 from kubegap.checker.scan_report import COUNT_KEYS, ScanReport, is_open_fail, worst_first
 from kubegap.redaction import redact_text
 from kubegap.text import label
@@ -14,12 +21,8 @@ from kubegap.text import label
 MAX_ROWS = 100
 
 
-def _count_label(key: str, lang: str) -> str:
-    return "exempted" if key == "exempted" else label(f"status.{key}", lang)
-
-
-def _cell(text: str) -> str:
-    return one_line(text, 300).replace("|", "\\|")
+def _cell(text: str, limit: int = 300) -> str:
+    return one_line(text, limit).replace("|", "\\|")
 
 
 def _finding_rows(findings: list[Finding], lang: str) -> list[str]:
@@ -28,12 +31,12 @@ def _finding_rows(findings: list[Finding], lang: str) -> list[str]:
         message = finding.message
         if finding.exempted_by:
             message += f" (exempted: {finding.exempted_by})"
-        evidence = evidence_text(finding, 200)
+        evidence = evidence_text(finding, 160)
         if evidence:
             message += f" — `{evidence.replace('`', '')}`"
         rows.append(
             f"| {label('severity.' + finding.severity.value, lang)} | `{finding.check_id}` "
-            f"| `{_cell(finding.object.display())}` | {_cell(message)} |"
+            f"| `{_cell(finding.object.display())}` | {_cell(message, 800)} |"
         )
     if len(findings) > MAX_ROWS:
         rows.append(f"\n…and {len(findings) - MAX_ROWS} more (see the JSON or SARIF report).")
@@ -49,7 +52,7 @@ def render_markdown(report: ScanReport, lang: str | None = "en", base_url: str |
         "",
         f"Source: {one_line(report.source)} ({report.mode}) · {report.finished_at}",
         "",
-        " · ".join(f"**{counts[key]}** {_count_label(key, lang)}" for key in COUNT_KEYS),
+        " · ".join(f"**{counts[key]}** {count_label(key, lang)}" for key in COUNT_KEYS),
         "",
     ]
     open_fails = [finding for finding in report.findings if is_open_fail(finding)]

@@ -14,7 +14,14 @@ from rich.markup import escape
 from rich.table import Table
 
 from kubegap.checker.finding import Finding, Status
-from kubegap.checker.reports._common import cited_incidents, evidence_text, library_url, one_line, report_lang
+from kubegap.checker.reports._common import (
+    cited_incidents,
+    count_label,
+    evidence_text,
+    library_url,
+    one_line,
+    report_lang,
+)
 from kubegap.checker.scan_report import COUNT_KEYS, CheckSummary, ScanReport, worst_first
 from kubegap.text import label
 
@@ -29,16 +36,12 @@ _STATUS_STYLE = {
 _SEVERITY_STYLE = {"critical": "bold red", "high": "red", "medium": "yellow", "low": "blue", "info": "dim"}
 
 
-def _count_label(key: str, lang: str) -> str:
-    return "exempted" if key == "exempted" else label(f"status.{key}", lang)
-
-
 def _safe(text: str, limit: int = 500) -> str:
     return escape(one_line(text, limit))
 
 
 def _status_cell(status: str, lang: str) -> str:
-    shown = label(f"status.{status}", lang) if status != "exempted" else "exempted"
+    shown = count_label(status, lang)
     return f"[{_STATUS_STYLE.get(status, '')}]{escape(shown)}[/]"
 
 
@@ -101,22 +104,30 @@ def _print_check(
 
 
 def _print_coverage(console: Console, report: ScanReport) -> None:
+    """Kinds a check needed but could not read are listed; absent optional kinds are one line."""
     unread = [row for row in report.coverage if row.status != "read"]
     read = [row for row in report.coverage if row.status == "read"]
+    listed = [row for row in unread if row.needed_by or row.status in ("forbidden", "failed")]
+    quiet = [row for row in unread if row not in listed and row.kind != "Secret"]
     console.print()
     console.print(
         f"[bold]Coverage:[/] {len(read)} kind(s) read, {sum(row.objects for row in read):,} object(s); "
         f"{len(unread)} not read"
     )
-    if unread:
+    if listed:
         table = Table(show_header=True, box=None, pad_edge=False)
-        for column in ("Kind", "Status", "Detail", "Needed by"):
+        table.add_column("Kind", no_wrap=True)
+        for column in ("Status", "Detail", "Needed by"):
             table.add_column(column, overflow="fold")
-        for row in unread:
+        for row in listed:
             table.add_row(
                 escape(row.kind), escape(row.status), _safe(row.detail, 200), escape(", ".join(row.needed_by))
             )
         console.print(table)
+    if quiet:
+        kinds = ", ".join(row.kind for row in quiet)
+        console.print(f"Optional kinds not read: {escape(kinds)}", overflow="fold")
+    console.print("Secrets: never read by kubegap.")
 
 
 def render_table(
@@ -160,6 +171,6 @@ def render_table(
     console.print()
     console.print(
         "[bold]Summary:[/] "
-        + ", ".join(f"{counts[key]} {escape(_count_label(key, lang))}" for key in COUNT_KEYS)
+        + ", ".join(f"{counts[key]} {escape(count_label(key, lang))}" for key in COUNT_KEYS)
     )
     return buffer.getvalue()

@@ -41,6 +41,12 @@ def _problem(obj: object) -> str:
     namespace = metadata.get("namespace")
     if namespace is not None and not isinstance(namespace, str):
         return "metadata.namespace is not a string"
+    for field in ("labels", "annotations"):
+        if metadata.get(field) is not None and not isinstance(metadata[field], dict):
+            return f"metadata.{field} that is not a mapping"
+    for field in ("spec", "status"):
+        if obj.get(field) is not None and not isinstance(obj[field], dict):
+            return f"{field} that is not a mapping"
     return ""
 
 

@@ -40,4 +40,5 @@ def load_demo() -> Snapshot:
         snapshot = load_snapshot_files([path])
     snapshot.mode = "demo"
     snapshot.source = "demo: a built-in example GPU cluster"
+    snapshot.notes = [note for note in snapshot.notes if not note.startswith("snapshot originally from")]
     return snapshot

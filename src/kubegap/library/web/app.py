@@ -3,11 +3,14 @@
 `create_app(library=None, checks=None)` is the factory for tests and for `kubegap serve`; without
 arguments it opens the bundled knowledge base through the SQLite index and the checker's registry.
 Every page exists in Korean and English (`/ko/...`, `/en/...`) and as JSON (`....json`).
+
+Endpoints are `async` and call the library directly: the library answers in milliseconds and serialises
+on its one SQLite connection anyway, so a hop to a worker thread would add latency and no concurrency.
 """
 
 from __future__ import annotations
 
-import logging
+import functools
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
@@ -30,7 +33,6 @@ from kubegap.library.web.tidy import TidyRequestMiddleware
 from kubegap.text import LANGS, Lang
 
 STATIC = Path(__file__).parent / "static"
-_LOG = logging.getLogger("kubegap.web")
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -45,6 +47,7 @@ def create_app(library: LibraryReader | None = None, checks: Sequence[CheckMeta]
     routes = [
         Route("/", _root),
         Route("/openapi.json", _openapi),
+        Route("/favicon.ico", _favicon),
         Route("/export/incidents.json", _export_json),
         Route("/export/incidents.csv", _export_csv),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
@@ -60,7 +63,7 @@ def create_app(library: LibraryReader | None = None, checks: Sequence[CheckMeta]
         HTTPException: errors.handle_error,
         Exception: errors.handle_error,
     }
-    app = Starlette(routes=routes, exception_handlers=handlers)  # type: ignore[arg-type]
+    app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.site = site
     app.add_middleware(TidyRequestMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
@@ -72,7 +75,7 @@ def path_lang(request: Request) -> Lang:
     lang = request.path_params.get("lang", "")
     if lang not in LANGS:
         raise HTTPException(404)
-    return lang  # type: ignore[no-any-return]
+    return lang
 
 
 def _page_endpoint(builder: pages.PageBuilder, as_json: bool) -> Endpoint:
@@ -95,15 +98,35 @@ def _page_endpoint(builder: pages.PageBuilder, as_json: bool) -> Endpoint:
     return endpoint
 
 
+def _calm(endpoint: Endpoint) -> Endpoint:
+    """A bug in an endpoint ends as the friendly error page or JSON error, logged, never a traceback."""
+
+    @functools.wraps(endpoint)
+    async def guarded(request: Request) -> Response:
+        try:
+            return await endpoint(request)
+        except (KubegapError, HTTPException):
+            raise
+        except Exception as error:
+            raise errors.as_kubegap_error(error, errors.request_lang(request)) from error
+
+    return guarded
+
+
 async def _root(request: Request) -> Response:
     lang = preferred_lang(request.headers.get("accept-language", ""))
     return RedirectResponse(urls.incidents_url(lang), status_code=302, headers={"Vary": "Accept-Language"})
+
+
+async def _favicon(request: Request) -> Response:
+    return RedirectResponse("/static/favicon.svg", status_code=301)
 
 
 async def _lang_root(request: Request) -> Response:
     return RedirectResponse(urls.incidents_url(path_lang(request)), status_code=302)
 
 
+@_calm
 async def _feed(request: Request) -> Response:
     lang = path_lang(request)
     site: Site = request.app.state.site
@@ -111,17 +134,20 @@ async def _feed(request: Request) -> Response:
     return respond(request, body, "application/atom+xml; charset=utf-8")
 
 
+@_calm
 async def _export_json(request: Request) -> Response:
     site: Site = request.app.state.site
     return respond(request, data_out.export_json(site), JSON)
 
 
+@_calm
 async def _export_csv(request: Request) -> Response:
     site: Site = request.app.state.site
     headers = {"Content-Disposition": 'attachment; filename="kubegap-incidents.csv"'}
     return respond(request, data_out.export_csv(site), "text/csv; charset=utf-8", headers=headers)
 
 
+@_calm
 async def _openapi(request: Request) -> Response:
     from kubegap.library.web.openapi import openapi_document
 

@@ -1,28 +1,41 @@
 """A horizontal bar chart as plain geometry, drawn by a template as inline SVG: no chart library, no JS.
 
-Bars are laid out in percent of the chart's width, so the same SVG fits a 390px phone and a wide
-screen while the text keeps its size; each row is a label line with its figure at the right end and
-a bar under it. Colours come from the stylesheet (classes), because the page's CSP forbids inline style.
+Each row is its label (wrapped onto as many lines as a phone needs), then a bar with its figure just
+after the bar's end. Bars are laid out in percent of the chart's width and scaled so the longest takes
+BAR_SPACE percent, leaving room for the figure; so one SVG fits a 390px phone and a wide screen while
+the text keeps its size. Colours come from the stylesheet (classes): the page's CSP forbids inline style.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-ROW_HEIGHT = 46
-LABEL_BASELINE = 17
-BAR_TOP = 24
+LINE_HEIGHT = 18
+FIRST_BASELINE = 14
+BAR_GAP = 6
 BAR_HEIGHT = 14
+ROW_GAP = 14
+BAR_SPACE = 70.0  # percent of the width the longest bar takes; the rest is for its figure
+MAX_LINE_UNITS = 44  # a line of label at 14px on a 390px phone: Latin letters count 1, wide (Hangul) 2
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    text: str
+    dy: int  # offset from the previous line's baseline
 
 
 @dataclass(frozen=True, slots=True)
 class Bar:
     label: str
+    lines: tuple[Line, ...]
     figure: str
     label_y: int
     bar_y: int
-    width_percent: str  # e.g. "42.5%": SVG accepts percentages of the viewport width
+    figure_y: int
+    width_percent: str  # e.g. "42.50%": SVG accepts percentages of the viewport width
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +45,7 @@ class BarChart:
     description: str
     height: int
     bar_height: int
+    figure_dx: int
     bars: tuple[Bar, ...]
 
 
@@ -55,6 +69,35 @@ def row_figure(count: int | None, share_percent: float | None, total: int | None
     return " ".join(parts)
 
 
+def _units(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(character) in "WF" else 1 for character in text)
+
+
+def wrap_label(text: str, max_units: int = MAX_LINE_UNITS) -> list[str]:
+    """Break a label at spaces into lines that fit a phone; a word longer than a line is cut."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        while _units(word) > max_units:
+            cut = len(word)
+            while _units(word[:cut]) > max_units:
+                cut -= 1
+            if current:
+                lines.append(current)
+                current = ""
+            lines.append(word[:cut])
+            word = word[cut:]
+        candidate = f"{current} {word}" if current else word
+        if _units(candidate) <= max_units:
+            current = candidate
+        else:
+            lines.append(current)
+            current = word
+    if current or not lines:
+        lines.append(current)
+    return lines
+
+
 def bar_chart(
     dom_id: str, title: str, description: str, rows: Sequence[ChartRow], total: int | None
 ) -> BarChart:
@@ -64,17 +107,25 @@ def bar_chart(
     )
     values = [_value(row, total) if use_share else float(row.count or 0) for row in rows]
     largest = max(values, default=0.0) or 1.0
-    bars = tuple(
-        Bar(
-            label=row.label,
-            figure=row_figure(row.count, row.share_percent, total),
-            label_y=index * ROW_HEIGHT + LABEL_BASELINE,
-            bar_y=index * ROW_HEIGHT + BAR_TOP,
-            width_percent=f"{max(value / largest * 100.0, 0.5):.2f}%",
+    bars: list[Bar] = []
+    top = 0
+    for row, value in zip(rows, values, strict=True):
+        wrapped = wrap_label(row.label)
+        lines = tuple(Line(text, 0 if index == 0 else LINE_HEIGHT) for index, text in enumerate(wrapped))
+        bar_y = top + FIRST_BASELINE + (len(lines) - 1) * LINE_HEIGHT + BAR_GAP
+        bars.append(
+            Bar(
+                label=row.label,
+                lines=lines,
+                figure=row_figure(row.count, row.share_percent, total),
+                label_y=top + FIRST_BASELINE,
+                bar_y=bar_y,
+                figure_y=bar_y + BAR_HEIGHT - 2,
+                width_percent=f"{max(value / largest * BAR_SPACE, 0.5):.2f}%",
+            )
         )
-        for index, (row, value) in enumerate(zip(rows, values, strict=True))
-    )
-    return BarChart(dom_id, title, description, max(len(rows), 1) * ROW_HEIGHT, BAR_HEIGHT, bars)
+        top = bar_y + BAR_HEIGHT + ROW_GAP
+    return BarChart(dom_id, title, description, max(top, LINE_HEIGHT), BAR_HEIGHT, BAR_GAP, tuple(bars))
 
 
 def _value(row: ChartRow, total: int | None) -> float:

@@ -2,7 +2,28 @@
 
 from __future__ import annotations
 
+import socket
+
 import click
+
+from kubegap.errors import UsageError
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """A taken port is a one-line error with a way out, not a logged bind failure from the server."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as error:
+        raise UsageError(f"cannot listen on host {host!r}: {error.strerror}") from error
+    family, kind, protocol, _, address = infos[0]
+    with socket.socket(family, kind, protocol) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            raise UsageError(
+                f"cannot listen on {host}:{port} ({error.strerror}); try --port {port + 1}"
+            ) from error
 
 
 @click.command()
@@ -16,6 +37,7 @@ def serve(host: str, port: int) -> None:
 
     from kubegap.library.web.app import create_app
 
+    _check_port_free(host, port)
     app = create_app()
     click.echo(f"kubegap Incident Library: http://{host}:{port}/ (Ctrl+C to stop)", err=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False, proxy_headers=False)

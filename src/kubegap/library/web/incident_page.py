@@ -7,10 +7,11 @@ check covers it yet. Either way the reader learns whether kubegap can help with 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kubegap.errors import NotFoundError
-from kubegap.knowledge.model import FACETS, Incident
+from kubegap.knowledge.model import FACETS, Incident, Source
 from kubegap.library.web import urls
 from kubegap.library.web.cards import IncidentCard, TermLink, build_card, term_link
 from kubegap.library.web.checkbox import CheckLink, RunHow, check_link, run_instructions
@@ -27,8 +28,24 @@ class SourceLink:
     url: str
     publisher: str
     kind: str
+    kind_label: str
     published: str
     archive_url: str
+
+
+def source_links(sources: Sequence[Source], lang: Lang) -> tuple[SourceLink, ...]:
+    return tuple(
+        SourceLink(
+            source.title,
+            source.url,
+            source.publisher,
+            source.kind.value,
+            t(f"source.{source.kind.value}", lang),
+            source.published.isoformat() if source.published else "",
+            source.archive_url or "",
+        )
+        for source in sources
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,17 +116,7 @@ def build_incident_page(site: Site, incident_id: str, lang: Lang) -> IncidentPag
         title=incident.title.get(lang),
         card=build_card(incident, taxonomy, lang),
         environment=_environment(incident, lang),
-        sources=tuple(
-            SourceLink(
-                source.title,
-                source.url,
-                source.publisher,
-                source.kind.value,
-                source.published.isoformat() if source.published else "",
-                source.archive_url or "",
-            )
-            for source in incident.sources
-        ),
+        sources=source_links(incident.sources, lang),
         impact=_impact(incident, lang),
         impact_notes=incident.impact.notes.get(lang) if incident.impact.notes else "",
         signatures=tuple(
@@ -168,13 +175,16 @@ def _impact(incident: Incident, lang: Lang) -> tuple[Figure, ...]:
     return tuple(figures)
 
 
+def _known(key: str, lang: Lang) -> str | None:
+    """The label of an enum value, or None for 'unknown' (which says nothing worth a row)."""
+    return None if key.endswith(".unknown") else t(key, lang)
+
+
 def _environment(incident: Incident, lang: Lang) -> tuple[Figure, ...]:
     environment = incident.environment
     values = {
-        "deployment": environment.deployment.value if environment.deployment.value != "unknown" else None,
-        "orchestrator": environment.orchestrator.value
-        if environment.orchestrator.value != "unknown"
-        else None,
+        "deployment": _known(f"deployment.{environment.deployment.value}", lang),
+        "orchestrator": _known(f"orchestrator.{environment.orchestrator.value}", lang),
         "accelerator": environment.accelerator,
         "scale_gpus": f"{environment.scale_gpus:,}" if environment.scale_gpus else None,
         "provider": environment.provider,

@@ -12,7 +12,7 @@ from kubegap.knowledge.model import FACETS, Study
 from kubegap.library.web import urls
 from kubegap.library.web.cards import TermLink, term_link
 from kubegap.library.web.chart import BarChart, ChartRow, bar_chart, row_figure
-from kubegap.library.web.incident_page import SourceLink
+from kubegap.library.web.incident_page import SourceLink, source_links
 from kubegap.library.web.labels import t
 from kubegap.library.web.site import Site
 from kubegap.text import Lang
@@ -127,16 +127,6 @@ def build_study_page(site: Site, study_id: str, lang: Lang) -> StudyPage | None:
         total_label=f"{study.total:,}" if study.total is not None else "",
         rows=rows,
         chart=_chart(study, lang),
-        sources=tuple(
-            SourceLink(
-                source.title,
-                source.url,
-                source.publisher,
-                source.kind.value,
-                source.published.isoformat() if source.published else "",
-                source.archive_url or "",
-            )
-            for source in study.sources
-        ),
+        sources=source_links(study.sources, lang),
         lessons=study.lessons.get(lang) if study.lessons else "",
     )

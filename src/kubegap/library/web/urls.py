@@ -7,6 +7,7 @@ canonical order, with defaults left out, so equal views have equal URLs and ever
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 from urllib.parse import quote, urlencode
 
 from kubegap.knowledge.model import FACETS
@@ -16,8 +17,12 @@ TABS: tuple[str, ...] = (*FACETS, "incidents")
 DEFAULT_TAB = "cause"
 
 
+@lru_cache(maxsize=8192)
 def path(*parts: str) -> str:
-    """'/' + the parts, each percent-quoted, so an id or term can never break out of its segment."""
+    """'/' + the parts, each percent-quoted, so an id or term can never break out of its segment.
+
+    Cached: a list page links the same few hundred terms and incidents over and over.
+    """
     return "/" + "/".join(quote(part, safe="") for part in parts)
 
 
@@ -94,7 +99,7 @@ def toggle_url(query: SearchQuery, tab: str, facet: str, term_id: str) -> str:
 
 def without_text_url(query: SearchQuery, tab: str) -> str:
     sort = "newest" if query.sort == "relevance" else query.sort
-    return list_url(replace(query, text="", page=1, sort=sort), tab)  # type: ignore[arg-type]
+    return list_url(replace(query, text="", page=1, sort=sort), tab)
 
 
 def clear_url(query: SearchQuery, tab: str) -> str:

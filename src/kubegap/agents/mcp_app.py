@@ -1,0 +1,98 @@
+"""The MCP server object and the one way a tool is registered on it: read-only annotations, a one-line
+docstring description, structured output, and KubegapError turned into a one-sentence tool error.
+
+The redaction middleware is installed here, so every tool, resource and prompt registered on
+`server` has its results redacted without knowing it.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from typing import Annotated, Literal, ParamSpec, TypeVar
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+from pydantic import Field
+
+from kubegap import __version__
+from kubegap.agents.mcp_redaction import RedactingMiddleware
+from kubegap.errors import KubegapError
+
+logger = logging.getLogger("kubegap.mcp")
+
+INSTRUCTIONS = """\
+kubegap finds the gaps in a Kubernetes GPU/AI cluster that let known public AI-infrastructure outages \
+happen (GPU health monitoring, NCCL hangs, fleet-wide upgrades, API-server overload, DNS), and \
+searches a bilingual (Korean/English) library of those public incident reports.
+It never writes to a cluster: it only sends GET requests, never reads Secrets, and redacts \
+secret-looking values from every result.
+Start with scan_cluster for the current kubeconfig context (or scan_files for snapshot or manifest \
+files); read the summary, then explain_check and get_findings for the checks that failed. For a \
+pasted error line use find_incidents_by_error; for a symptom or topic use search_incidents, then \
+get_incident. list_checks shows everything kubegap can check."""
+
+READ_ONLY = ToolAnnotations(
+    read_only_hint=True, idempotent_hint=True, destructive_hint=False, open_world_hint=False
+)
+READS_CLUSTER = ToolAnnotations(
+    read_only_hint=True, idempotent_hint=True, destructive_hint=False, open_world_hint=True
+)
+
+Lang = Annotated[Literal["en", "ko"], Field(description="language of titles and text: en or ko")]
+Severity = Literal["critical", "high", "medium", "low", "info"]
+CheckIds = Annotated[
+    list[str] | None, Field(description="run only these check ids (see list_checks); default all")
+]
+MinSeverity = Annotated[
+    Severity | None, Field(description="leave out findings below this severity; default none")
+]
+FacetFilter = Annotated[list[str] | None, Field(description="term ids; several are OR-ed")]
+
+server: MCPServer = MCPServer(
+    "kubegap",
+    title="kubegap",
+    version=__version__,
+    instructions=INSTRUCTIONS,
+    log_level="WARNING",
+    middleware=[RedactingMiddleware()],
+)
+
+_Params = ParamSpec("_Params")
+_Result = TypeVar("_Result")
+
+
+def _one_sentence_errors(function: Callable[_Params, _Result]) -> Callable[_Params, _Result]:
+    """KubegapError -> ToolError(one line); anything unexpected -> a short ToolError, traceback to stderr."""
+
+    @functools.wraps(function)
+    def wrapper(*args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
+        try:
+            return function(*args, **kwargs)
+        except ToolError:
+            raise
+        except KubegapError as error:
+            raise ToolError(error.one_line()) from None
+        except Exception as error:
+            logger.exception("tool %s failed", function.__name__)
+            raise ToolError(
+                f"kubegap failed unexpectedly ({type(error).__name__}); the server's stderr log has details"
+            ) from None
+
+    return wrapper
+
+
+def tool(
+    title: str, annotations: ToolAnnotations = READ_ONLY
+) -> Callable[[Callable[_Params, _Result]], Callable[_Params, _Result]]:
+    def register(function: Callable[_Params, _Result]) -> Callable[_Params, _Result]:
+        wrapped = _one_sentence_errors(function)
+        description = " ".join((function.__doc__ or "").split())  # one paragraph, no source indentation
+        server.tool(title=title, description=description, annotations=annotations, structured_output=True)(
+            wrapped
+        )
+        return wrapped
+
+    return register

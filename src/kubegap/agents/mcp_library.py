@@ -1,0 +1,222 @@
+"""The Incident Library as MCP tool results and Markdown resources.
+
+One `Library` is opened on first use and shared by the server's worker threads (it holds its own
+lock). Search results are a page of short cases plus facet counts; a whole case is one more call.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any
+
+from kubegap.agents.mcp_models import (
+    FacetCount,
+    IncidentBrief,
+    IncidentDetail,
+    IncidentSearch,
+    SimilarCase,
+)
+from kubegap.text import normalize_lang, result_range
+
+if TYPE_CHECKING:
+    from kubegap.knowledge.model import Incident
+    from kubegap.library.library import Library
+    from kubegap.library.query import FacetValue
+
+PER_PAGE = 10
+FACET_VALUES = 8
+SUMMARY_CHARS = 400
+SIMILAR = 3
+FALLBACK_LINES = 20
+
+_library: Library | None = None
+_library_lock = threading.Lock()
+
+
+def library() -> Library:
+    """The bundled library, opened once (building its index the first time takes a moment)."""
+    global _library
+    with _library_lock:
+        if _library is None:
+            from kubegap.library.library import Library
+
+            _library = Library.open()
+        return _library
+
+
+def _lang(value: str | None) -> str:
+    return normalize_lang(value or "en")
+
+
+def incident_url(incident_id: str, lang: str) -> str:
+    from kubegap.checker.reports._common import library_url
+
+    return f"{library_url()}/{lang}/incidents/{incident_id}"
+
+
+def _short(text: str, limit: int = SUMMARY_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else f"{text[:limit]}…"
+
+
+# ---- incidents -----------------------------------------------------------------------------------------
+
+
+def _facet_counts(values: tuple[FacetValue, ...], limit: int = FACET_VALUES) -> list[FacetCount]:
+    ordered = sorted(values, key=lambda value: -value.count)
+    return [FacetCount(term=value.term_id, label=value.label, count=value.count) for value in ordered[:limit]]
+
+
+def search_incidents(text: str, filters: dict[str, list[str]], lang: str | None, page: int) -> IncidentSearch:
+    from kubegap.library.query import SearchQuery
+
+    chosen = _lang(lang)
+    opened = library()
+    params: dict[str, object] = {"q": text, "lang": chosen, "page": str(page), "per_page": str(PER_PAGE)}
+    params.update({facet: values for facet, values in filters.items() if values})
+    query = SearchQuery.from_params(params, taxonomy=opened.taxonomy)
+    result = opened.search(query)
+    more = result.query.page < result.page_count
+    hits = [
+        IncidentBrief(
+            id=hit.incident.id,
+            title=hit.incident.title.get(chosen),
+            date=hit.incident.date.isoformat(),
+            organization=hit.incident.organization,
+            summary=_short(hit.incident.summary.get(chosen)),
+            causes=[opened.term_label("cause", term, chosen) for term in hit.incident.tags.cause],
+            matched_error_signatures=list(hit.matched_signatures),
+            url=incident_url(hit.incident.id, chosen),
+        )
+        for hit in result.hits
+    ]
+    return IncidentSearch(
+        query=result.query.text,
+        filters={facet: list(values) for facet, values in result.query.filters.items()},
+        ignored_filters=[f"{facet}={value}" for facet, value in query.ignored_filters],
+        range=result_range(result.total, result.start, result.end, chosen),
+        total=result.total,
+        page=result.query.page,
+        page_count=result.page_count,
+        incidents=hits,
+        facets={facet: _facet_counts(values) for facet, values in result.facets.items()},
+        recurring_components=_facet_counts(result.recurring_components),
+        truncated=(
+            f"{result.total - result.end} more matches; call again with page={result.query.page + 1}"
+            if more
+            else ""
+        ),
+    )
+
+
+def find_by_error(text: str, lang: str | None) -> IncidentSearch:
+    """Search with the whole paste; when that matches nothing, with each of its first lines alone.
+
+    A pasted log carries timestamps, ranks and host names no report quotes, and all words of a query
+    must match; a single line is often exactly what a report quotes.
+    """
+    found = search_incidents(text, {}, lang, 1)
+    if found.total:
+        return found
+    lines = [line.strip() for line in text.splitlines() if len(line.strip()) >= 4][:FALLBACK_LINES]
+    for line in lines if len(lines) > 1 else []:
+        by_line = search_incidents(line, {}, lang, 1)
+        if by_line.total:
+            return by_line.model_copy(
+                update={"note": f"the whole text matched nothing; matched this line: {_short(line, 200)}"}
+            )
+    return found.model_copy(
+        update={
+            "note": "no incident quotes this error; try search_incidents with two or three key words "
+            "(a component, an error code, a symptom)"
+        }
+    )
+
+
+def _bilingual(value: Any, lang: str) -> Any:
+    """A section value (Bilingual, ReasonedText, a list of them or None) as plain text in one language."""
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return [_bilingual(item, lang) for item in value]
+    text = value.get(lang)
+    basis = getattr(value, "basis", None)
+    return f"{text} ({basis.value})" if basis is not None else text
+
+
+def incident_detail(incident_id: str, lang: str | None) -> IncidentDetail:
+    from kubegap.agents.mcp_checks import check_brief
+    from kubegap.checker.registry import all_checks
+    from kubegap.knowledge.model import FACETS
+
+    chosen = _lang(lang)
+    opened = library()
+    incident: Incident = opened.incident(incident_id.strip())
+    sections = {
+        name: _bilingual(getattr(incident.sections, name), chosen)
+        for name in type(incident.sections).model_fields
+    }
+    by_facet = incident.tags.by_facet()
+    impact = incident.impact.model_dump(exclude_none=True)
+    if incident.impact.notes is not None:
+        impact["notes"] = incident.impact.notes.get(chosen)
+    similar = opened.similar(incident.id, limit=SIMILAR, lang=chosen)
+    return IncidentDetail(
+        id=incident.id,
+        title=incident.title.get(chosen),
+        date=incident.date.isoformat(),
+        end_date=incident.end_date.isoformat() if incident.end_date else "",
+        organization=incident.organization,
+        summary=incident.summary.get(chosen),
+        environment=incident.environment.model_dump(mode="json", exclude_none=True),
+        sections=sections,
+        tags={
+            facet: [
+                FacetCount(term=term, label=opened.term_label(facet, term, chosen), count=1)
+                for term in by_facet[facet]
+            ]
+            for facet in FACETS
+        },
+        impact=impact,
+        error_signatures=[signature.text for signature in incident.error_signatures],
+        sources=[
+            {"title": source.title, "publisher": source.publisher, "url": source.url}
+            for source in incident.sources
+        ],
+        guarded_by_checks=[
+            check_brief(check.meta, chosen) for check in all_checks() if incident.id in check.meta.incidents
+        ],
+        similar=[
+            SimilarCase(
+                id=item.incident.id, title=item.incident.title.get(chosen), reasons=item.reasons(chosen)
+            )
+            for item in similar
+        ],
+        url=incident_url(incident.id, chosen),
+    )
+
+
+def incident_markdown(incident_id: str) -> str:
+    detail = incident_detail(incident_id, "en")
+    lines = [
+        f"# {detail.title}",
+        "",
+        f"{detail.id} · {detail.date} · {detail.organization}",
+        "",
+        detail.summary,
+    ]
+    for name, value in detail.sections.items():
+        if not value:
+            continue
+        lines += ["", f"## {name.replace('_', ' ').capitalize()}"]
+        lines += [f"- {item}" for item in value] if isinstance(value, list) else [str(value)]
+    if detail.error_signatures:
+        lines += ["", "## Error signatures", *(f"- `{text}`" for text in detail.error_signatures)]
+    if detail.guarded_by_checks:
+        lines += [
+            "",
+            "## kubegap checks",
+            *(f"- `{item.id}`: {item.title}" for item in detail.guarded_by_checks),
+        ]
+    lines += ["", "## Sources", *(f"- [{item['title']}]({item['url']})" for item in detail.sources)]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,61 @@
+"""`kubegap scan` against the emulated cluster through the real command, as a user would run it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from k8s_emulator import KubeEmulator
+from k8s_emulator.factories import gpu_cluster
+from k8s_emulator.testing import StartEmulator, assert_read_only
+
+
+def _kubegap(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("KUBECONFIG", "KUBERNETES_SERVICE_HOST")
+    }
+    env["HOME"] = str(home)
+    command = [sys.executable, "-m", "kubegap", *args]
+    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=120, check=False)
+
+
+def test_scan_reads_the_live_cluster_and_reports_where_from(
+    start_emulator: StartEmulator, kubeconfig_for: Callable[[KubeEmulator], Path], tmp_path: Path
+) -> None:
+    emulator = start_emulator(list(gpu_cluster(nodes=4, pods=40, namespaces=2)))
+    kubeconfig = kubeconfig_for(emulator)
+    done = _kubegap("scan", "--kubeconfig", str(kubeconfig), "-f", "json", home=tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    report = json.loads(done.stdout)
+    assert report["scan"]["mode"] == "live"
+    assert report["scan"]["kubeconfig"] == str(kubeconfig)
+    assert report["scan"]["context"] == "emulator"
+    assert report["scan"]["requests"] == len(emulator.requests) > 0
+    assert_read_only(emulator)
+
+
+def test_scan_of_an_unreachable_cluster_is_one_error_line(tmp_path: Path, closed_port_url: str) -> None:
+    kube = tmp_path / ".kube"
+    kube.mkdir()
+    (kube / "config").write_text(
+        "apiVersion: v1\nkind: Config\ncurrent-context: gone\n"
+        f"clusters: [{{name: c, cluster: {{server: '{closed_port_url}'}}}}]\n"
+        "users: [{name: u, user: {token: t}}]\n"
+        "contexts: [{name: gone, context: {cluster: c, user: u}}]\n"
+    )
+    done = _kubegap("scan", home=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == f"Error: cannot reach the Kubernetes API at {closed_port_url}: connection refused\n"
+
+
+def test_scan_without_any_kubeconfig_suggests_the_demo(tmp_path: Path) -> None:
+    done = _kubegap("scan", home=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.startswith("Error: No kubeconfig found") and "kubegap scan --demo" in done.stderr
+    assert done.stderr.count("\n") == 1

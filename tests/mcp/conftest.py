@@ -1,0 +1,40 @@
+"""Fixtures for the MCP server tests: anyio on asyncio, an in-process client, the emulator on sys.path."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+_TESTS = Path(__file__).resolve().parents[1]
+if str(_TESTS) not in sys.path:
+    sys.path.insert(0, str(_TESTS))
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+async def client() -> AsyncIterator[object]:
+    """The real server object, connected in-process (the modern per-request path, middleware included)."""
+    from mcp.client import Client
+
+    from kubegap.mcp_server import server
+
+    async with Client(server, raise_exceptions=True) as connected:
+        yield connected
+
+
+@pytest.fixture
+def no_cluster(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """A HOME without ~/.kube/config, no KUBECONFIG and not in a pod: kubegap has no cluster to reach."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("KUBECONFIG", raising=False)
+    monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
+    return home
