@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import gc
 import os
 import random
 import shutil
@@ -364,6 +365,8 @@ def main() -> int:
         Library.open(root, db_path=workdir / "library.sqlite3").close()
         reopened = time.perf_counter() - started
         taxonomy = library.knowledge.taxonomy
+        gc.collect()
+        gc.freeze()  # as `kubegap serve` does once the knowledge base is loaded
         terms = {facet: [term.id for term in taxonomy.terms(facet)] for facet in FACETS}
         queries = varied_queries(arguments.queries, terms)
         measure_search(library, queries[:10], arguments.incidents)  # warm the caches and templates once

@@ -15,7 +15,6 @@ and the kubernetes client are imported inside the tools.
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from mcp.server.mcpserver.exceptions import ToolError
@@ -217,6 +216,7 @@ def find_incidents_by_error(
 
 
 def serve_stdio() -> None:
-    """Serve on stdin/stdout until the host closes the pipe. Nothing else may write to stdout."""
-    logging.basicConfig(level=logging.WARNING, format="kubegap-mcp %(levelname)s %(name)s: %(message)s")
+    """Serve on stdin/stdout until the host closes the pipe. Nothing else may write to stdout: the SDK
+    logs to stderr (warnings and worse), live scans run without a progress bar, and while serving the
+    SDK points file descriptor 1 at stderr so even a stray print cannot corrupt the protocol."""
     server.run("stdio")

@@ -265,3 +265,32 @@ def test_codex_app_server_lists_and_calls_tools_with_kubeconfig_forwarded(
     # Codex drops KUBECONFIG unless env_vars forwards it; agent setup writes env_vars, so it arrived.
     assert summary["kubeconfig"] == str(kubeconfig) and summary["context"] == "codex-ctx"
     assert emulator.requests
+
+
+def _codex_prompt_input(tmp_path: Path) -> str:
+    """What `codex debug prompt-input` shows the model in this repository, with kubegap configured."""
+    codex_home = tmp_path / "codex"
+    codex_home.mkdir()
+    (tmp_path / "home").mkdir()
+    setup = run(
+        [str(KUBEGAP), "agent", "setup", "--client", "codex", "--codex-home", str(codex_home), "--write"],
+        clean_env(tmp_path),
+        cwd=tmp_path,
+    )
+    assert setup.returncode == 0, setup.stderr
+    done = run(
+        [str(client_binary("codex")), "debug", "prompt-input", "hi"],
+        clean_env(tmp_path / "home", CODEX_HOME=str(codex_home)),
+        cwd=REPO,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+def test_codex_shows_agents_md_and_the_skill(tmp_path: Path) -> None:
+    """The model-visible context in this repository. (It also shows `mcp__kubegap: <instructions>`, but
+    only when the server started within about a second, so that part is not asserted here; the
+    instructions are pinned by tests/mcp and the app-server test proves Codex starts the server.)"""
+    shown = _codex_prompt_input(tmp_path)
+    assert f"# AGENTS.md instructions for {REPO}" in shown
+    assert "kubegap: Check a Kubernetes GPU/AI cluster, read-only" in shown  # the skill's description

@@ -9,7 +9,7 @@ import pytest
 from library_helpers import ALPHA, FIXTURE_ROOT, ids, search
 
 from kubegap.errors import KnowledgeError
-from kubegap.library import Library, index
+from kubegap.library import Library, store
 
 
 @pytest.fixture
@@ -76,14 +76,14 @@ def test_corrupt_index_file_is_rebuilt(root: Path, tmp_path: Path) -> None:
 def test_default_location_is_per_user_and_per_root(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.delenv(index.DB_ENV, raising=False)
+    monkeypatch.delenv(store.DB_ENV, raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    location = Path(index.default_location(root))
+    location = Path(store.default_location(root))
     assert location.parent == tmp_path / "xdg" / "kubegap"
     assert location.name.startswith("library-") and location.suffix == ".sqlite3"
-    assert index.default_location(FIXTURE_ROOT) != str(location)
-    monkeypatch.setenv(index.DB_ENV, str(tmp_path / "chosen.sqlite3"))
-    assert index.default_location(root) == str(tmp_path / "chosen.sqlite3")
+    assert store.default_location(FIXTURE_ROOT) != str(location)
+    monkeypatch.setenv(store.DB_ENV, str(tmp_path / "chosen.sqlite3"))
+    assert store.default_location(root) == str(tmp_path / "chosen.sqlite3")
     library = Library.open(root)
     assert library.location == str(tmp_path / "chosen.sqlite3")
 

@@ -26,6 +26,7 @@ def _one_sentence(text: str) -> None:
         ("scan_files", {"paths": ["/no/such/manifests"]}, "path /no/such/manifests does not exist"),
         ("scan_files", {"paths": ["relative/missing"]}, "relative paths resolve against"),
         ("scan_files", {"paths": []}, "give at least one file or folder"),
+        ("scan_files", {"paths": ["/"]}, "/ is too broad"),
         ("scan_files", {"paths": [str(MANIFESTS)], "checks": ["nope"]}, "unknown check 'nope'"),
         ("find_incidents_by_error", {"error_text": "   "}, "error_text is empty"),
         (

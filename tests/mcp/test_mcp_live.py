@@ -141,3 +141,12 @@ async def test_unreachable_cluster_is_one_tool_error(client: Any, tmp_path: Path
     )
     text = error_text(await client.call_tool("scan_cluster", {"kubeconfig": str(config)}))
     assert "cannot reach the Kubernetes API" in text and "Traceback" not in text
+
+
+async def test_rejected_credentials_are_one_tool_error(
+    client: Any, emulator: KubeEmulator, tmp_path: Path
+) -> None:
+    wrong = emulator.write_kubeconfig(tmp_path / "wrong", context="gpu-prod", token="not-the-token")
+    text = error_text(await client.call_tool("scan_cluster", {"kubeconfig": str(wrong)}))
+    assert "401" in text and "check the credentials of context gpu-prod" in text
+    assert "not-the-token" not in text

@@ -148,3 +148,15 @@ def test_every_stdout_line_is_json_rpc_and_initialize_is_fast(tmp_path: Path) ->
     assert answered == set(range(1, len(calls) + 2)), stderr[-2000:]
     assert "Traceback" not in stderr, stderr[-3000:]
     assert startup < STARTUP_BOUND_SECONDS, f"initialize took {startup:.2f} s"
+
+
+def test_importing_the_server_leaves_the_heavy_parts_for_the_first_call() -> None:
+    """The host waits for `initialize` while the server imports: the checker, the library, the knowledge
+    base and the kubernetes client must load inside the tools, not at start-up."""
+    probe = (
+        "import sys, kubegap.mcp_server\n"
+        "heavy = ('kubernetes', 'kubegap.checker', 'kubegap.library', 'kubegap.knowledge', 'yaml')\n"
+        "print(sorted(name for name in sys.modules if name.startswith(heavy)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout

@@ -40,6 +40,7 @@ async def test_scan_files_manifests_summarises_first(client: Any) -> None:
     assert summary["kubeconfig"] == "" and summary["context"] == ""
     failing = [check["id"] for check in summary["checks_needing_attention"] if check["status"] == "fail"]
     assert "kured-reboot-safety" in failing and "nccl-watchdog-disabled" in failing
+    assert summary["checks_needing_attention"][0]["id"] == "kured-reboot-safety"  # its fail is high
     worst = summary["top_findings"][0]
     assert worst["status"] == "fail" and worst["severity"] == "high"
     assert worst["file"].startswith(str(MANIFESTS / "training.yaml"))
@@ -92,6 +93,7 @@ async def test_min_severity_drops_lower_findings(client: Any) -> None:
     summary = result.structured_content
     assert summary["min_severity"] == "high"
     assert {finding["severity"] for finding in summary["top_findings"]} <= {"high", "critical"}
+    assert {check["severity"] for check in summary["checks_needing_attention"]} <= {"high", "critical"}
     high = everything["fail_by_severity"]["high"] + everything["fail_by_severity"]["critical"]
     assert 0 < summary["counts"]["fail"] == high < everything["counts"]["fail"]
 

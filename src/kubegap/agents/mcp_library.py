@@ -34,10 +34,13 @@ _library_lock = threading.Lock()
 
 
 def library() -> Library:
-    """The bundled library, opened once (building its index the first time takes a moment)."""
+    """The bundled library, opened on first use and again when its knowledge files changed.
+
+    A host keeps the server running for a whole session; checking staleness costs about 2 ms a call.
+    """
     global _library
     with _library_lock:
-        if _library is None:
+        if _library is None or _library.is_stale():
             from kubegap.library.library import Library
 
             _library = Library.open()
@@ -57,9 +60,6 @@ def incident_url(incident_id: str, lang: str) -> str:
 def _short(text: str, limit: int = SUMMARY_CHARS) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else f"{text[:limit]}…"
-
-
-# ---- incidents -----------------------------------------------------------------------------------------
 
 
 def _facet_counts(values: tuple[FacetValue, ...], limit: int = FACET_VALUES) -> list[FacetCount]:

@@ -33,7 +33,7 @@ class FindingView(_Out):
 class CheckOutcome(_Out):
     id: str
     title: str
-    severity: str
+    severity: str = Field(description="the worst severity among this check's fail/unknown findings")
     status: str = Field(description="the worst status among this check's findings")
     counts: dict[str, int]
 

@@ -86,18 +86,33 @@ def existing_paths(paths: Sequence[str]) -> list[str]:
         if not resolved.exists():
             where = "" if path.is_absolute() else f" (relative paths resolve against {Path.cwd()})"
             raise InputError(f"path {str(raw)[:200]} does not exist{where}; pass an absolute path")
+        if resolved.resolve() in {Path(resolved.anchor), Path.home().resolve()}:
+            # Walking / or a whole home folder would read every YAML file on the machine.
+            raise UsageError(f"{resolved} is too broad; name the folder that holds the manifests or snapshot")
         found.append(str(resolved))
     return found
 
 
 def summarize_scan(scan_id: str, report: ScanReport, min_severity: str, lang: str) -> ScanSummary:
     """The summary an agent reads first; every list is capped and every cut is announced."""
-    from kubegap.checker.finding import Status
+    from kubegap.checker.finding import Severity, Status
 
     truncated: list[str] = []
-    attention = [summary for summary in report.checks if summary.status in (Status.failed, Status.unknown)]
+    # A check's place and severity come from the findings shown (a check may fail one object at high and
+    # another at low; min_severity may have hidden some), not from the check's default severity.
+    worst: dict[str, Severity] = {}
+    for finding in report.findings:
+        if finding.status in (Status.failed, Status.unknown):
+            known = worst.get(finding.check_id)
+            if known is None or finding.severity.rank > known.rank:
+                worst[finding.check_id] = finding.severity
+    attention = [
+        summary
+        for summary in report.checks
+        if summary.status in (Status.failed, Status.unknown) and summary.meta.id in worst
+    ]
     attention.sort(
-        key=lambda item: (item.status is not Status.failed, -item.meta.severity.rank, item.meta.id)
+        key=lambda item: (item.status is not Status.failed, -worst[item.meta.id].rank, item.meta.id)
     )
     if len(attention) > LISTED_CHECKS:
         truncated.append(
@@ -132,7 +147,7 @@ def summarize_scan(scan_id: str, report: ScanReport, min_severity: str, lang: st
             CheckOutcome(
                 id=item.meta.id,
                 title=item.meta.title.get(lang),
-                severity=item.meta.severity.value,
+                severity=worst[item.meta.id].value,
                 status=item.status.value,
                 counts={key: value for key, value in item.counts.items() if value},
             )

@@ -1,12 +1,6 @@
-"""The SQLite index of the knowledge base: built from the YAML files, rebuilt by itself when they change.
+"""The SQLite index of the knowledge base: the tables and how they are filled from the YAML files.
 
-Nobody runs a build step. `open_index` fingerprints the knowledge files (their names and bytes, plus
-the source of the indexing code) and compares it with the fingerprint stored in the index's `meta`
-table; when they differ it builds a new index into a temporary file beside the old one and renames it
-into place, which is atomic, so another process sees either the old index or the new one, never half
-of one. The default location is a per-user cache file keyed by the knowledge folder
-(`$XDG_CACHE_HOME/kubegap/library-<hash>.sqlite3`), `$KUBEGAP_DB` overrides it (`:memory:` allowed),
-and when the cache folder cannot be written the index is built in memory instead.
+Where the index file lives and when it is rebuilt is store.py's business.
 
 Tables (see `_SCHEMA`): `incidents` (one row per incident, its validated JSON for lazy loading),
 `tags` (facet, term, incident, with every ancestor of a tagged term too, so a filter on a term matches
@@ -18,22 +12,15 @@ tag tokens that lets a ranked search filter inside FTS5).
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import json
-import os
 import sqlite3
-import tempfile
 from collections.abc import Iterable
-from pathlib import Path
 
 from kubegap.knowledge.loader import Knowledge, Taxonomy
 from kubegap.knowledge.model import FACETS, ErrorSignature, Incident
 from kubegap.library import analysis, signatures
 
-DB_ENV = "KUBEGAP_DB"
-MEMORY = ":memory:"
-_FORMAT = "1"
+FORMAT = "1"  # bump when the tables change shape
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE incidents (
@@ -84,76 +71,6 @@ def facet_tokens(taxonomy: Taxonomy) -> dict[tuple[str, str], str]:
     }
 
 
-def fingerprint(root: Path) -> str:
-    """Names and bytes of every knowledge file and of the indexing code: any change means a rebuild."""
-    digest = hashlib.sha256(_FORMAT.encode())
-    for module in (analysis, signatures):
-        digest.update(Path(module.__file__ or "").read_bytes())
-    digest.update(Path(__file__).read_bytes())
-    for folder in ("taxonomy", "incidents", "studies"):
-        for path in sorted((root / folder).glob("*.yaml")) if (root / folder).is_dir() else []:
-            digest.update(f"\0{folder}/{path.name}\0".encode())
-            with contextlib.suppress(OSError):
-                digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def default_location(root: Path) -> str:
-    """$KUBEGAP_DB, else the per-user cache file for this knowledge folder."""
-    override = os.environ.get(DB_ENV)
-    if override:
-        return override
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kubegap"
-    key = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
-    return str(cache / f"library-{key}.sqlite3")
-
-
-def connect(location: str, *, read_only: bool) -> sqlite3.Connection:
-    if location == MEMORY:
-        connection = sqlite3.connect(MEMORY, check_same_thread=False)
-    else:
-        mode = "ro" if read_only else "rwc"
-        uri = f"{Path(location).resolve().as_uri()}?mode={mode}"
-        connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
-    connection.execute("PRAGMA temp_store = MEMORY")
-    connection.execute("PRAGMA cache_size = -32768")
-    return connection
-
-
-def stored_fingerprint(location: str) -> str | None:
-    """The fingerprint an existing index was built from, or None when there is no usable index."""
-    if location == MEMORY or not Path(location).is_file():
-        return None
-    try:
-        connection = connect(location, read_only=True)
-        try:
-            row = connection.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
-        finally:
-            connection.close()
-    except sqlite3.Error:
-        return None
-    return row[0] if row else None
-
-
-def build_file(knowledge: Knowledge, location: str, print_: str) -> None:
-    """Build into a temporary file in the same folder, then rename it over `location` atomically."""
-    folder = Path(location).parent
-    folder.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=".library-", suffix=".tmp", dir=folder)
-    os.close(handle)
-    try:
-        connection = sqlite3.connect(temporary)
-        try:
-            build(connection, knowledge, print_)
-        finally:
-            connection.close()
-        os.replace(temporary, location)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
-
-
 def build(connection: sqlite3.Connection, knowledge: Knowledge, print_: str) -> None:
     """Create every table and fill it from the knowledge base, in one transaction."""
     with connection:
@@ -166,7 +83,7 @@ def build(connection: sqlite3.Connection, knowledge: Knowledge, print_: str) -> 
             _insert_incident(connection, rowid, incident, knowledge.taxonomy, tokens)
         meta = {
             "fingerprint": print_,
-            "format": _FORMAT,
+            "format": FORMAT,
             "taxonomy": json.dumps(
                 [facet.model_dump(mode="json") for facet in knowledge.taxonomy.facets.values()]
             ),

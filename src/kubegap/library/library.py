@@ -18,7 +18,7 @@ from pathlib import Path
 from kubegap.errors import KnowledgeError, NotFoundError
 from kubegap.knowledge.loader import Knowledge, Taxonomy, load_knowledge
 from kubegap.knowledge.model import Facet, Incident
-from kubegap.library import bitsets, index, sql
+from kubegap.library import bitsets, index, sql, store
 from kubegap.library.facets import Facets
 from kubegap.library.glossary import Glossary, glossary_for
 from kubegap.library.matching import TextMatches, match_text
@@ -77,19 +77,19 @@ class Library:
         root = Path(root) if root is not None else default_root()
         if not root.is_dir():
             raise KnowledgeError(f"knowledge folder not found: {root}")
-        location = str(db_path) if db_path is not None else index.default_location(root)
-        current = index.fingerprint(root)
-        if location != index.MEMORY:
-            if index.stored_fingerprint(location) == current:
+        location = str(db_path) if db_path is not None else store.default_location(root)
+        current = store.fingerprint(root)
+        if location != store.MEMORY:
+            if store.stored_fingerprint(location) == current:
                 try:
-                    return cls(index.connect(location, read_only=True), root=root, location=location)
+                    return cls(store.connect(location, read_only=True), root=root, location=location)
                 except (sqlite3.Error, KeyError, ValueError):
                     pass  # unreadable after all: rebuild below
             knowledge = load_knowledge(root)
             try:
-                index.build_file(knowledge, location, current)
+                store.build_file(knowledge, location, current)
                 return cls(
-                    index.connect(location, read_only=True), root=root, location=location, knowledge=knowledge
+                    store.connect(location, read_only=True), root=root, location=location, knowledge=knowledge
                 )
             except (OSError, sqlite3.Error):
                 pass  # cache folder not writable: keep the index in memory
@@ -100,9 +100,9 @@ class Library:
     @classmethod
     def from_knowledge(cls, knowledge: Knowledge, *, fingerprint: str = "in-memory") -> Library:
         """An in-memory library of already loaded knowledge (tests, benchmarks, synthetic data)."""
-        connection = index.connect(index.MEMORY, read_only=False)
+        connection = store.connect(store.MEMORY, read_only=False)
         index.build(connection, knowledge, fingerprint)
-        return cls(connection, root=knowledge.root, location=index.MEMORY, knowledge=knowledge)
+        return cls(connection, root=knowledge.root, location=store.MEMORY, knowledge=knowledge)
 
     @classmethod
     def from_incidents(
@@ -116,9 +116,9 @@ class Library:
 
     def is_stale(self) -> bool:
         """Whether the knowledge files changed since this index was built (a long-running server asks)."""
-        if self.location == index.MEMORY:
+        if self.location == store.MEMORY:
             return False
-        return index.stored_fingerprint(self.location) != index.fingerprint(self.root)
+        return store.stored_fingerprint(self.location) != store.fingerprint(self.root)
 
     def close(self) -> None:
         with self._lock:
@@ -160,9 +160,9 @@ class Library:
         results = self._tags.filter_mask(query.filters)
         matches = TextMatches(self._tags.everything, [], {}, {})
         if query.text and results:
-            # Ranking needs bm25 for every match, so a relevance search hands its filters to FTS5;
-            # an unranked one reuses the text's matches (cheap, cached) and filters with bit sets.
-            clause = self.facets.fts_clause(query.filters) if sort == "relevance" else None
+            # Filters go into the FTS5 query too, so bm25 runs and rows come back only for incidents
+            # that pass them; the bit-set AND below then changes nothing but keeps the rule in one place.
+            clause = self.facets.fts_clause(query.filters)
             matches = self._text_matches(
                 query.text, scored=sort == "relevance", facet_clause=clause, allowed=results
             )
@@ -228,12 +228,12 @@ class Library:
         or toggles facets keeps the same text, and the index never changes under an open library."""
         key = (text, scored, facet_clause or "")
         with self._lock:
-            cached = self._text_cache.get(key)
-            if cached is None and not facet_clause:
-                cached = self._text_cache.get((text, True, ""))  # ranked matches serve an unranked search too
-            if cached is not None:
-                self._text_cache.move_to_end(key if key in self._text_cache else (text, True, ""))
-                return cached
+            # Ranked matches also serve an unranked search with the same text and filters.
+            for candidate in (key, (text, True, facet_clause or "")):
+                cached = self._text_cache.get(candidate)
+                if cached is not None:
+                    self._text_cache.move_to_end(candidate)
+                    return cached
         matches = match_text(
             self._run,
             text,

@@ -21,7 +21,7 @@ Runner = Callable[[sql.Statement], list[tuple]]
 @dataclass(frozen=True)
 class TextMatches:
     mask: int  # bit set of matching rowids
-    ranked: list[int]  # matching rowids, signature matches first, then best bm25 first when scored
+    ranked: list[int]  # when scored: matching rowids, signature matches first, then best bm25 first
     scores: dict[int, float]  # bm25 (lower is better) or SIGNATURE_SCORE; empty when not scored
     signatures: dict[int, list[str]]  # rowid -> the signatures the text contains
 
@@ -39,7 +39,8 @@ def match_text(
     """Incidents matching the text, best first when `scored`; `size` is the highest rowid.
 
     `facet_clause` (facet tokens, see index.facet_token) and `allowed` (the same filters as a bit set)
-    narrow the matches inside FTS5 itself, so bm25 is computed only for incidents that pass them.
+    narrow the matches inside FTS5 itself, so bm25 is computed, and rows are handed to Python, only
+    for incidents that pass them.
     """
     rows: list[tuple] = []
     match = match_expression(text, glossary)
@@ -60,7 +61,10 @@ def match_text(
         for rowid, signature_text, pattern in run(sql.signature_candidates(pasted)):
             if allowed >> rowid & 1 and signatures.occurs_in(pattern.split(" "), pasted):
                 found.setdefault(rowid, []).append(signature_text)
-    scores: dict[int, float] = dict(rows) if scored else {}
+    mask = bitsets.mask_of([*found, *(row[0] for row in rows)], size)
+    if not scored:
+        return TextMatches(mask, [], {}, found)  # newest/oldest pages walk the bit set instead
+    scores: dict[int, float] = dict(rows)
     scores.update(dict.fromkeys(found, sql.SIGNATURE_SCORE))
     ranked = [*sorted(found, reverse=True), *(row[0] for row in rows if row[0] not in found)]
-    return TextMatches(bitsets.mask_of(ranked, size), ranked, scores, found)
+    return TextMatches(mask, ranked, scores, found)

@@ -98,13 +98,18 @@ def crd_state(snapshot: Snapshot, key: str) -> str:
 
 
 def workload_verdicts(
-    meta: CheckMeta, snapshot: Snapshot, problems: list[Finding], examined: int, subject: str
+    meta: CheckMeta,
+    snapshot: Snapshot,
+    problems: list[Finding],
+    examined: int,
+    subject: str,
+    kinds: tuple[str, ...] = CORE_WORKLOAD_KINDS,
 ) -> Iterator[Finding]:
-    """Fails as found; otherwise one pass, or unknown when workload kinds could not be read."""
+    """Fails as found; otherwise one pass, or unknown when the workload kinds judged could not be read."""
     yield from problems
     if problems:
         return
-    missing = unread_kinds(snapshot, CORE_WORKLOAD_KINDS)
+    missing = unread_kinds(snapshot, kinds)
     if missing:
         yield unknown(meta, None, f"no problem in what was read, but {', '.join(missing)} could not be read")
     elif examined == 0:

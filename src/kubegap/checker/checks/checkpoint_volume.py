@@ -48,15 +48,11 @@ CHECK = CheckMeta(
     ),
     why=text(
         "대형 학습은 몇 시간마다 하드웨어 고장으로 끊깁니다. BLOOM-176B는 다음 체크포인트를 두 반복 앞두고 "
-        "GPU가 "
-        "죽어 7.3시간을 잃었습니다. "
-        "파드 안(emptyDir)에만 저장하면 노드가 사라질 때 체크포인트도 같이 사라져 0단계부터 다시 "
-        "시작합니다.",
+        "GPU가 죽어 7.3시간을 잃었습니다. 파드 안(emptyDir)에만 저장하면 노드가 사라질 때 체크포인트도 "
+        "같이 사라져 0단계부터 다시 시작합니다.",
         "Large runs are cut by hardware faults every few hours; BLOOM-176B lost 7.3 hours when a GPU died "
-        "two "
-        "iterations before a checkpoint. Saving only inside the pod (emptyDir) loses the checkpoint with "
-        "the node, "
-        "and the run restarts from step 0.",
+        "two iterations before a checkpoint. Saving only inside the pod (emptyDir) loses the checkpoint "
+        "with the node, and the run restarts from step 0.",
     ),
     remediation=text(
         "체크포인트를 PVC(공유 파일 시스템)나 오브젝트 스토리지에 쓰고, 저장 주기를 잃어도 되는 시간에 "
@@ -66,13 +62,11 @@ CHECK = CheckMeta(
     ),
     decides=text(
         "여러 노드 GPU 학습 워크로드의 파드 템플릿에 PVC·CSI·NFS 같은 영구 볼륨도, 오브젝트 스토리지나 "
-        "체크포인트 경로를 "
-        "가리키는 env·인자도 없으면 실패입니다(추정 검사). 이름·명령·이미지에 benchmark나 burn이 든 작업은 "
-        "뺍니다.",
+        "체크포인트 경로를 가리키는 env·인자도 없으면 실패입니다(추정 검사). 이름·명령·이미지에 "
+        "benchmark나 burn이 든 작업은 뺍니다.",
         "Fails a multi-node GPU training workload whose pod templates have no PVC, CSI or NFS volume and "
-        "no env "
-        "or argument pointing at object storage or a checkpoint path (a heuristic). Workloads whose name, "
-        "command or image says benchmark or burn are left out.",
+        "no env or argument pointing at object storage or a checkpoint path (a heuristic). Workloads whose "
+        "name, command or image says benchmark or burn are left out.",
     ),
     incidents=(
         "bloom-2022-03-21-gpu-crash-lost-7h",

@@ -19,43 +19,40 @@ CHECK = CheckMeta(
     title=text("클러스터 DNS가 단일 장애점임", "Cluster DNS is a single point of failure"),
     why=text(
         "서비스 디스커버리는 클러스터 DNS를 거칩니다. RebelMouse에서는 보안 패치를 위한 EKS 노드 교체가 "
-        "CoreDNS 파드 "
-        "하나를 내리자 남은 파드가 부하를 받아내지 못해 DNS가 느려지고 시간 초과가 났습니다. Zalando에서는 "
-        "요청 폭증에 "
-        "모든 CoreDNS 파드가 한꺼번에 OOM으로 죽었고, OpenAI 2024년 12월 장애에서는 DNS가 무너지자 파드가 "
-        "돌고 있어도 "
-        "서비스가 멈췄습니다. CoreDNS가 한 개뿐이거나 PDB가 없으면 노드 하나의 drain으로도 같은 경로가 "
-        "끊깁니다.",
+        "CoreDNS 파드 하나를 내리자 남은 파드가 부하를 받아내지 못해 DNS가 느려지고 시간 초과가 났습니다. "
+        "Zalando에서는 요청 폭증에 모든 CoreDNS 파드가 한꺼번에 OOM으로 죽었고, OpenAI 2024년 12월 "
+        "장애에서는 DNS가 무너지자 파드가 돌고 있어도 서비스가 멈췄습니다. CoreDNS가 한 개뿐이거나 PDB가 "
+        "없으면 노드 하나의 drain으로도 같은 경로가 끊깁니다. Preply에서는 DNS 엔드포인트가 바뀐 뒤 "
+        "kube-proxy가 낡은 conntrack 항목을 지우지 못해 질의가 사라진 파드로 계속 갔는데, NodeLocal "
+        "DNSCache가 줄이는 경로입니다.",
         "Service discovery goes through cluster DNS. At RebelMouse, an EKS node reroll for security "
-        "patches took "
-        "down one CoreDNS pod and the rest could not absorb the load, so DNS slowed and timed out. At "
-        "Zalando a "
-        "query spike OOM-killed every CoreDNS pod at once, and in OpenAI's December 2024 outage services "
-        "stopped "
-        "when DNS failed even though pods kept running. With a single CoreDNS replica or no PDB, draining "
-        "one "
-        "node cuts the same path.",
+        "patches took down one CoreDNS pod and the rest could not absorb the load, so DNS slowed and timed "
+        "out. At Zalando a query spike OOM-killed every CoreDNS pod at once, and in OpenAI's December 2024 "
+        "outage services stopped when DNS failed even though pods kept running. With a single CoreDNS "
+        "replica or no PDB, draining one node cuts the same path. At Preply, kube-proxy failed to clear "
+        "stale conntrack entries after the DNS endpoints changed and queries kept going to a pod that was "
+        "gone, a path NodeLocal DNSCache takes out.",
     ),
     remediation=text(
         "CoreDNS를 2개 이상(노드 수에 따라 cluster-proportional-autoscaler로)으로 늘리고, 서로 다른 "
-        "노드·존에 퍼뜨리고, "
-        "minAvailable 1 이상의 PDB를 두세요. 노드가 100대를 넘으면 NodeLocal DNSCache를 검토하세요.",
+        "노드·존에 퍼뜨리고, minAvailable 1 이상의 PDB를 두세요. 노드가 100대를 넘으면 NodeLocal "
+        "DNSCache를 검토하세요.",
         "Run at least two CoreDNS replicas (scaled with cluster-proportional-autoscaler), spread over "
-        "nodes and "
-        "zones, with a PDB of minAvailable 1 or more. Above 100 nodes consider NodeLocal DNSCache.",
+        "nodes and zones, with a PDB of minAvailable 1 or more. Above 100 nodes consider NodeLocal "
+        "DNSCache.",
     ),
     decides=text(
         "kube-system의 CoreDNS(kube-dns) Deployment에서 replicas가 2 미만이면, 그 파드를 고르는 PDB가 "
-        "없으면 실패입니다. "
-        "노드가 100대 이상인데 NodeLocal DNSCache DaemonSet이 없으면 낮은 심각도로 실패입니다.",
+        "없으면 실패입니다. 노드가 100대 이상인데 NodeLocal DNSCache DaemonSet이 없으면 낮은 심각도로 "
+        "실패입니다.",
         "Fails when the CoreDNS (kube-dns) Deployment has fewer than 2 replicas or no PDB selects its "
-        "pods. With "
-        "100 or more nodes and no NodeLocal DNSCache DaemonSet, it fails at low severity.",
+        "pods. With 100 or more nodes and no NodeLocal DNSCache DaemonSet, it fails at low severity.",
     ),
     incidents=(
         "rebelmouse-2025-05-coredns-node-reroll",
         "zalando-2019-01-coredns-oom-dns-outage",
         "openai-2024-12-telemetry-kube-apiserver-overload",
+        "preply-2020-02-kube-proxy-conntrack-dns",
     ),
     needs=("apps/Deployment", "policy/PodDisruptionBudget"),
     optional=("Node", "apps/DaemonSet"),
@@ -67,14 +64,14 @@ CHECK = CheckMeta(
 )
 
 
-def _is_dns(deployment: KubeObject) -> bool:
+def is_dns(deployment: KubeObject) -> bool:
     labels = mapping(dig(deployment, "spec", "template", "metadata", "labels"))
     name = str(dig(deployment, "metadata", "name") or "")
     return labels.get("k8s-app") == "kube-dns" or name in ("coredns", "kube-dns")
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    dns = [d for d in snapshot.of("apps/Deployment") if _is_dns(d)]
+    dns = [d for d in snapshot.of("apps/Deployment") if is_dns(d)]
     if not dns:
         yield not_applicable(CHECK, "no CoreDNS/kube-dns Deployment (DNS may be managed outside the cluster)")
         return

@@ -24,29 +24,22 @@ CHECK = CheckMeta(
     why=text(
         "DaemonSet의 maxUnavailable이 절반 이상이면 잘못된 새 버전이 거의 모든 노드에 동시에 퍼집니다. "
         "OpenAI의 CNI 설정 변경은 그 클러스터에만 있던 하드웨어 종류에서 깨져 GPU 클러스터 전체의 "
-        "네트워크를 "
-        "끊었습니다. 클러스터 안에서도 처음 몇 노드 뒤에 멈추는 롤아웃이었다면 피해를 그 노드들로 줄일 수 "
-        "있었습니다.",
+        "네트워크를 끊었습니다. 클러스터 안에서도 처음 몇 노드 뒤에 멈추는 롤아웃이었다면 피해를 그 "
+        "노드들로 줄일 수 있었습니다.",
         "With maxUnavailable at half or more, a bad new version reaches almost every node at once. "
-        "OpenAI's CNI "
-        "change broke on a hardware variant found only in one cluster and cut networking for that whole "
-        "GPU "
-        "cluster; a rollout that paused after the first few nodes of the cluster would have limited the "
-        "damage "
-        "to those nodes.",
+        "OpenAI's CNI change broke on a hardware variant found only in one cluster and cut networking for "
+        "that whole GPU cluster; a rollout that paused after the first few nodes of the cluster would have "
+        "limited the damage to those nodes.",
     ),
     remediation=text(
         "노드 에이전트 DaemonSet은 updateStrategy.rollingUpdate.maxUnavailable을 1이나 작은 비율(예: "
-        "10%)로 두고, "
-        "CNI·GPU 스택은 카나리아 노드 풀에서 먼저 굴리세요.",
+        "10%)로 두고, CNI·GPU 스택은 카나리아 노드 풀에서 먼저 굴리세요.",
         "Set updateStrategy.rollingUpdate.maxUnavailable to 1 or a small percentage (e.g. 10%) on "
-        "node-agent "
-        "DaemonSets, and roll CNI and GPU-stack changes to a canary node pool first.",
+        "node-agent DaemonSets, and roll CNI and GPU-stack changes to a canary node pool first.",
     ),
     decides=text(
         "RollingUpdate DaemonSet의 maxUnavailable이 50% 이상이거나 desiredNumberScheduled의 절반 이상이면 "
-        "실패입니다. "
-        "CNI와 GPU 스택 에이전트는 심각도를 높여 보고합니다.",
+        "실패입니다. CNI와 GPU 스택 에이전트는 심각도를 높여 보고합니다.",
         "Fails when a RollingUpdate DaemonSet's maxUnavailable is 50% or more, or at least half of "
         "desiredNumberScheduled. CNI and GPU stack agents are reported at higher severity.",
     ),

@@ -31,32 +31,25 @@ CHECK = CheckMeta(
     ),
     why=text(
         "dcgm-exporter는 카운터 파일에 적힌 필드만 내보냅니다. 기본 파일(default-counters.csv, "
-        "dcp-metrics-included.csv)에는 "
-        "ECC double-bit 오류가 주석 처리되어 있어, OPT-175B 학습을 여러 번 재시작시킨 것과 같은 ECC 고장이 "
-        "지표에 나타나지 않습니다.",
+        "dcp-metrics-included.csv)에는 ECC double-bit 오류가 주석 처리되어 있어, OPT-175B 학습을 여러 번 "
+        "재시작시킨 것과 같은 ECC 고장이 지표에 나타나지 않습니다.",
         "dcgm-exporter exports only the fields its counters file lists. The stock files "
-        "(default-counters.csv, "
-        "dcp-metrics-included.csv) comment out ECC double-bit errors, so ECC failures like those that "
-        "restarted "
-        "OPT-175B again and again never show up in metrics.",
+        "(default-counters.csv, dcp-metrics-included.csv) comment out ECC double-bit errors, so ECC "
+        "failures like those that restarted OPT-175B again and again never show up in metrics.",
     ),
     remediation=text(
         "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL, DCGM_FI_DEV_XID_ERRORS, DCGM_FI_DEV_ROW_REMAP_FAILURE를 포함한 "
-        "카운터 CSV를 "
-        "ConfigMap으로 만들고, DCGM_EXPORTER_COLLECTORS(또는 ClusterPolicy의 dcgmExporter.config.name)로 "
-        "지정하세요.",
+        "카운터 CSV를 ConfigMap으로 만들고, DCGM_EXPORTER_COLLECTORS(또는 ClusterPolicy의 "
+        "dcgmExporter.config.name)로 지정하세요.",
         "Put a counters CSV that includes DCGM_FI_DEV_ECC_DBE_VOL_TOTAL, DCGM_FI_DEV_XID_ERRORS and "
         "DCGM_FI_DEV_ROW_REMAP_FAILURE in a ConfigMap and point DCGM_EXPORTER_COLLECTORS (or the "
-        "ClusterPolicy's "
-        "dcgmExporter.config.name) at it.",
+        "ClusterPolicy's dcgmExporter.config.name) at it.",
     ),
     decides=text(
         "dcgm-exporter가 읽는 카운터 파일을 찾습니다. 기본 파일이면 ECC가 빠진 것으로, ConfigMap이면 그 "
-        "내용을 읽어 "
-        "ECC double-bit, XID, row-remap 필드가 주석이 아닌 줄에 있는지 봅니다.",
+        "내용을 읽어 ECC double-bit, XID, row-remap 필드가 주석이 아닌 줄에 있는지 봅니다.",
         "Finds the counters file dcgm-exporter reads. A stock file lacks ECC; a ConfigMap is read and must "
-        "list "
-        "ECC double-bit, XID and row-remap fields on uncommented lines.",
+        "list ECC double-bit, XID and row-remap fields on uncommented lines.",
     ),
     incidents=("opt-2021-11-175b-early-hardware-restarts", "opt-2021-11-thanksgiving-restarts-buffer-nodes"),
     needs=("apps/DaemonSet",),

@@ -17,29 +17,24 @@ CHECK = CheckMeta(
     title=text("dcgm-exporter가 닿지 않는 GPU 노드", "GPU nodes that dcgm-exporter does not reach"),
     why=text(
         "dcgm-exporter가 GPU 노드의 taint를 허용하지 않거나 nodeSelector가 맞지 않으면 그 노드에는 파드가 "
-        "뜨지 않습니다. "
-        "대시보드는 정상으로 보이지만, 바로 그 노드의 ECC·XID 오류는 아무도 보지 못합니다.",
+        "뜨지 않습니다. 대시보드는 정상으로 보이지만, 바로 그 노드의 ECC·XID 오류는 아무도 보지 못합니다.",
         "If dcgm-exporter does not tolerate a GPU node's taint or its nodeSelector does not match, no pod "
-        "lands "
-        "there. Dashboards look fine while that node's ECC and XID errors go unseen.",
+        "lands there. Dashboards look fine while that node's ECC and XID errors go unseen.",
     ),
     remediation=text(
         "DaemonSet에 GPU 노드의 taint(예: nvidia.com/gpu:NoSchedule)에 대한 toleration을 추가하고, "
-        "nodeSelector가 모든 GPU "
-        "노드의 라벨과 맞는지 확인하세요. desiredNumberScheduled와 numberReady를 GPU 노드 수와 비교해 "
-        "경보를 거세요.",
+        "nodeSelector가 모든 GPU 노드의 라벨과 맞는지 확인하세요. desiredNumberScheduled와 numberReady를 "
+        "GPU 노드 수와 비교해 경보를 거세요.",
         "Add tolerations for the GPU nodes' taints (e.g. nvidia.com/gpu:NoSchedule) and make sure the "
-        "nodeSelector "
-        "matches every GPU node's labels. Alert when desiredNumberScheduled or numberReady falls below the "
-        "GPU node count.",
+        "nodeSelector matches every GPU node's labels. Alert when desiredNumberScheduled or numberReady "
+        "falls below the GPU node count.",
     ),
     decides=text(
         "dcgm-exporter DaemonSet마다 각 GPU 노드에 스케줄될 수 있는지(nodeSelector, 필수 node affinity, "
-        "taint)와 "
-        "numberReady가 desiredNumberScheduled보다 작은지 봅니다.",
+        "taint)와 numberReady가 desiredNumberScheduled보다 작은지 봅니다.",
         "For each dcgm-exporter DaemonSet, tests whether its pods can land on every GPU node "
-        "(nodeSelector, "
-        "required node affinity, taints) and whether numberReady is below desiredNumberScheduled.",
+        "(nodeSelector, required node affinity, taints) and whether numberReady is below "
+        "desiredNumberScheduled.",
     ),
     incidents=("opt-2021-11-175b-early-hardware-restarts", "llama3-2024-54-day-interruptions"),
     needs=("Node", "apps/DaemonSet"),

@@ -23,15 +23,11 @@ CHECK = CheckMeta(
     title=text("GPU 파드의 /dev/shm이 너무 작음", "GPU pods with a too-small /dev/shm"),
     why=text(
         "컨테이너의 기본 /dev/shm은 64MiB입니다. 같은 노드의 GPU끼리 NCCL이 주고받는 버퍼와 PyTorch "
-        "DataLoader 워커의 텐서가 "
-        "여기를 지나므로, 작으면 'unable to allocate shared memory' 오류로 죽거나 데이터 로더가 멈춥니다. "
-        "BLOOM의 평가 단계 멈춤도 "
-        "데이터 로더 워커에서 시작됐습니다.",
+        "DataLoader 워커의 텐서가 여기를 지나므로, 작으면 'unable to allocate shared memory' 오류로 죽거나 "
+        "데이터 로더가 멈춥니다. BLOOM의 평가 단계 멈춤도 데이터 로더 워커에서 시작됐습니다.",
         "A container's default /dev/shm is 64 MiB. NCCL buffers between GPUs on one node and PyTorch "
-        "DataLoader "
-        "worker tensors pass through it, so when it is small jobs die with 'unable to allocate shared "
-        "memory' or "
-        "the loader stalls. BLOOM's evaluation hangs also started in data-loader workers.",
+        "DataLoader worker tensors pass through it, so when it is small jobs die with 'unable to allocate "
+        "shared memory' or the loader stalls. BLOOM's evaluation hangs also started in data-loader workers.",
     ),
     remediation=text(
         "emptyDir {medium: Memory, sizeLimit: 수 GiB} 볼륨을 /dev/shm에 마운트하세요(파드 메모리 한도에 "
@@ -41,15 +37,11 @@ CHECK = CheckMeta(
     ),
     decides=text(
         "GPU를 2개 이상 요청하는 파드 템플릿이나 여러 노드 학습 템플릿에 메모리 emptyDir /dev/shm이 없거나 "
-        "1GiB "
-        "미만이고 hostIPC도 아니면 실패입니다. KubeRay와 TrainJob은 그 컨트롤러가 정하므로, gloo 백엔드 "
-        "작업은 "
-        "NCCL 공유 메모리를 쓰지 않으므로 건너뜁니다.",
+        "1GiB 미만이고 hostIPC도 아니면 실패입니다. KubeRay와 TrainJob은 그 컨트롤러가 정하므로, gloo "
+        "백엔드 작업은 NCCL 공유 메모리를 쓰지 않으므로 건너뜁니다.",
         "Fails a pod template that requests 2+ GPUs, or belongs to multi-node training, when it has no "
-        "memory "
-        "emptyDir at /dev/shm (or one under 1 GiB) and is not hostIPC. KubeRay and TrainJob are skipped "
-        "(their "
-        "controllers decide), and so are gloo-backend jobs, which use no NCCL shared memory.",
+        "memory emptyDir at /dev/shm (or one under 1 GiB) and is not hostIPC. KubeRay and TrainJob are "
+        "skipped (their controllers decide), and so are gloo-backend jobs, which use no NCCL shared memory.",
     ),
     incidents=("bloom-2022-05-18-dataloader-deadlock",),
     needs=(),

@@ -19,29 +19,23 @@ CHECK = CheckMeta(
     title=text("디바이스 플러그인의 GPU 상태 검사가 꺼져 있음", "Device-plugin GPU health checks disabled"),
     why=text(
         "DP_DISABLE_HEALTHCHECKS를 all이나 xids로 두면 디바이스 플러그인이 XID를 무시하고 고장 난 GPU를 "
-        "계속 파드에 줍니다. "
-        "'GPU가 영구히 unhealthy로 남는' 문제를 피하려고 끄는 경우가 많지만, 그러면 진짜 고장도 함께 "
-        "가려집니다.",
+        "계속 파드에 줍니다. 'GPU가 영구히 unhealthy로 남는' 문제를 피하려고 끄는 경우가 많지만, 그러면 "
+        "진짜 고장도 함께 가려집니다.",
         "With DP_DISABLE_HEALTHCHECKS set to all or xids, the device plugin ignores XIDs and keeps handing "
-        "broken "
-        "GPUs to pods. Teams often switch it off to escape the 'GPU unhealthy forever' problem, and real "
-        "faults "
-        "are hidden along with the false ones.",
+        "broken GPUs to pods. Teams often switch it off to escape the 'GPU unhealthy forever' problem, and "
+        "real faults are hidden along with the false ones.",
     ),
     remediation=text(
         "전체를 끄지 말고, 무해한 XID 번호만 골라 DP_DISABLE_HEALTHCHECKS에 나열하세요(예: "
-        "13,31,43,45,68). "
-        "GPU Operator라면 ClusterPolicy의 devicePlugin.env에서 고치세요.",
+        "13,31,43,45,68). GPU Operator라면 ClusterPolicy의 devicePlugin.env에서 고치세요.",
         "Do not switch it off wholesale: list only the harmless XID numbers in DP_DISABLE_HEALTHCHECKS "
         "(e.g. 13,31,43,45,68). With the GPU Operator, fix it in the ClusterPolicy's devicePlugin.env.",
     ),
     decides=text(
         "디바이스 플러그인 DaemonSet의 컨테이너 env와 ClusterPolicy의 devicePlugin.env에서 "
-        "DP_DISABLE_HEALTHCHECKS가 "
-        "all 또는 xids를 포함하면 실패입니다.",
+        "DP_DISABLE_HEALTHCHECKS가 all 또는 xids를 포함하면 실패입니다.",
         "Fails when DP_DISABLE_HEALTHCHECKS in a device-plugin DaemonSet's container env or in the "
-        "ClusterPolicy's "
-        "devicePlugin.env contains all or xids.",
+        "ClusterPolicy's devicePlugin.env contains all or xids.",
     ),
     incidents=(
         "k8s-device-plugin-2021-gpu-unhealthy-forever",

@@ -21,15 +21,11 @@ CHECK = CheckMeta(
     ),
     why=text(
         "한 작업의 rank들이 서로 다른 이미지를 쓰면 NCCL·CUDA·프레임워크 버전이 섞여, collective가 "
-        "멈추거나 결과가 조용히 "
-        "달라질 수 있습니다. OPT 팀은 실행 중 의존성이 바뀌어 학습 양상이 달라졌고, Azure OpenAI는 모델 "
-        "설정과 엔진 버전이 "
-        "어긋나 요청이 실패했습니다.",
+        "멈추거나 결과가 조용히 달라질 수 있습니다. OPT 팀은 실행 중 의존성이 바뀌어 학습 양상이 달라졌고, "
+        "Azure OpenAI는 모델 설정과 엔진 버전이 어긋나 요청이 실패했습니다.",
         "When ranks of one job run different images, NCCL, CUDA and framework versions mix; collectives "
-        "can hang "
-        "or results can silently differ. OPT saw training dynamics change after a dependency drifted "
-        "mid-run, "
-        "and Azure OpenAI requests failed when model config and engine version disagreed.",
+        "can hang or results can silently differ. OPT saw training dynamics change after a dependency "
+        "drifted mid-run, and Azure OpenAI requests failed when model config and engine version disagreed.",
     ),
     remediation=text(
         "분산 작업의 모든 GPU 역할(Master/Worker, leader/worker)에 같은 이미지를 digest(@sha256:)로 고정해 "
@@ -39,11 +35,9 @@ CHECK = CheckMeta(
     ),
     decides=text(
         "여러 노드 GPU 워크로드에서 GPU를 요청하는 역할들의 주 컨테이너 이미지가 둘 이상이면 실패입니다. "
-        "GPU를 쓰지 않는 "
-        "launcher·head 역할은 뺍니다.",
+        "GPU를 쓰지 않는 launcher·head 역할은 뺍니다.",
         "Fails a multi-node GPU workload whose GPU-requesting roles use more than one main container "
-        "image. Roles "
-        "without GPUs (launcher, head) are left out.",
+        "image. Roles without GPUs (launcher, head) are left out.",
     ),
     incidents=(
         "opt-2021-12-accidental-megatron-upgrade",

@@ -23,28 +23,23 @@ CHECK = CheckMeta(
     ),
     why=text(
         "끝난 Job과 그 파드는 지우기 전까지 etcd에 남고, 모든 LIST와 컨트롤러 재동기화 비용에 더해집니다. "
-        "OpenAI는 1,000 노드를 "
-        "넘기며 etcd가 기본 2GB 한도에 닿아 쓰기가 막혔고, 그 여파로 오토스케일러가 워커를 전부 "
-        "종료했습니다.",
+        "OpenAI는 1,000 노드를 넘기며 etcd가 기본 2GB 한도에 닿아 쓰기가 막혔고, 그 여파로 오토스케일러가 "
+        "워커를 전부 종료했습니다.",
         "Finished Jobs and their pods stay in etcd until deleted and add to every LIST and controller "
-        "resync. Past "
-        "1,000 nodes OpenAI's etcd hit its default 2 GB quota and refused writes, and the fallout led the "
-        "autoscaler to terminate every worker.",
+        "resync. Past 1,000 nodes OpenAI's etcd hit its default 2 GB quota and refused writes, and the "
+        "fallout led the autoscaler to terminate every worker.",
     ),
     remediation=text(
         "Job(과 JobSet)에 ttlSecondsAfterFinished를 두세요(예: 86400). 결과를 보관해야 하면 로그·지표로 "
         "내보내고 Job은 지우세요.",
         "Set ttlSecondsAfterFinished on Jobs (and JobSets), e.g. 86400. If results must be kept, ship logs "
-        "and "
-        "metrics out and let the Job go.",
+        "and metrics out and let the Job go.",
     ),
     decides=text(
         "CronJob이 만들지 않은 Job 중 ttlSecondsAfterFinished가 없는 것을 셉니다. 클러스터에서는 끝난 "
-        "Job이 50개를 넘으면, "
-        "매니페스트에서는 그런 Job마다 실패입니다.",
+        "Job이 50개를 넘으면, 매니페스트에서는 그런 Job마다 실패입니다.",
         "Counts Jobs not created by a CronJob that lack ttlSecondsAfterFinished. On a cluster, more than "
-        "50 "
-        "finished ones fail; in manifests, each such Job fails.",
+        "50 finished ones fail; in manifests, each such Job fails.",
     ),
     incidents=("openai-2018-k8s-etcd-quota-autoscaler-mass-termination", "openai-2018-k8s-etcd-disk-latency"),
     needs=("batch/Job",),

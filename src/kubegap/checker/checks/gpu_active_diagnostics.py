@@ -31,31 +31,25 @@ CHECK = CheckMeta(
     title=text("GPU 능동 진단이 주기적으로 돌지 않음", "No periodic active GPU diagnostics"),
     why=text(
         "카운터만으로는 느린 GPU나 간헐적으로 고장 나는 GPU를 찾지 못합니다. BLOOM 팀은 2.5%만 느린 GPU "
-        "하나 때문에 전체 처리량이 "
-        "5% 떨어졌고, 모든 GPU를 벤치마크할 도구가 없어 노드를 나눠 빼 보며 범인을 찾아야 했습니다.",
+        "하나 때문에 전체 처리량이 5% 떨어졌고, 모든 GPU를 벤치마크할 도구가 없어 노드를 나눠 빼 보며 "
+        "범인을 찾아야 했습니다.",
         "Counters alone miss slow or intermittently failing GPUs. BLOOM lost 5% of whole-job throughput to "
-        "one GPU "
-        "that was only 2.5% slower, and with no tool to benchmark every GPU the team had to bisect nodes "
-        "by hand.",
+        "one GPU that was only 2.5% slower, and with no tool to benchmark every GPU the team had to bisect "
+        "nodes by hand.",
     ),
     remediation=text(
         "유휴 노드나 작업 시작 전에 dcgmi diag(레벨 2~3), NCCL all-reduce 테스트를 돌리는 CronJob이나 IBM "
-        "Autopilot, "
-        "NVSentinel, SageMaker HyperPod deep health check 같은 도구를 두고, 결과를 노드 라벨이나 "
-        "condition으로 남기세요.",
+        "Autopilot, NVSentinel, SageMaker HyperPod deep health check 같은 도구를 두고, 결과를 노드 "
+        "라벨이나 condition으로 남기세요.",
         "Run dcgmi diag (level 2-3) and an NCCL all-reduce test on idle nodes or before jobs, through a "
-        "CronJob or "
-        "a tool such as IBM Autopilot, NVSentinel or SageMaker HyperPod deep health checks, and record the "
-        "result "
-        "as a node label or condition.",
+        "CronJob or a tool such as IBM Autopilot, NVSentinel or SageMaker HyperPod deep health checks, and "
+        "record the result as a node label or condition.",
     ),
     decides=text(
         "GPU 노드가 있을 때, dcgmi diag·gpu-burn·NCCL 테스트를 실행하는 CronJob/Job/DaemonSet, 능동 진단 "
-        "에이전트, 또는 "
-        "노드의 진단 결과 라벨 중 하나라도 있으면 통과, 없으면 실패입니다.",
+        "에이전트, 또는 노드의 진단 결과 라벨 중 하나라도 있으면 통과, 없으면 실패입니다.",
         "With GPU nodes present, passes if any CronJob, Job or DaemonSet runs dcgmi diag, gpu-burn or NCCL "
-        "tests, "
-        "an active-diagnostics agent runs, or nodes carry diagnostic result labels; fails otherwise.",
+        "tests, an active-diagnostics agent runs, or nodes carry diagnostic result labels; fails otherwise.",
     ),
     incidents=(
         "bloom-2022-04-28-slow-gpu-straggler",

@@ -18,29 +18,23 @@ CHECK = CheckMeta(
     title=text("할당 가능한 GPU 수가 실제보다 적은 노드", "Nodes with fewer allocatable GPUs than installed"),
     why=text(
         "디바이스 플러그인은 XID 오류가 난 GPU를 unhealthy로 표시하고, 오류가 사라진 뒤에도 플러그인을 "
-        "재시작하기 전까지 "
-        "되돌리지 않습니다. 8-GPU 노드가 7개로 남으면 8-GPU 파드는 영영 그 노드에 들어가지 못하고 용량이 "
-        "조용히 사라집니다.",
+        "재시작하기 전까지 되돌리지 않습니다. 8-GPU 노드가 7개로 남으면 8-GPU 파드는 영영 그 노드에 "
+        "들어가지 못하고 용량이 조용히 사라집니다.",
         "The device plugin marks a GPU unhealthy after an XID and does not restore it, even once the error "
-        "clears, "
-        "until the plugin restarts. An 8-GPU node stuck at 7 never fits an 8-GPU pod again, and capacity "
-        "quietly vanishes.",
+        "clears, until the plugin restarts. An 8-GPU node stuck at 7 never fits an 8-GPU pod again, and "
+        "capacity quietly vanishes.",
     ),
     remediation=text(
         "원인 XID를 확인하고(nvidia-smi, 커널 로그), 일시적인 오류면 디바이스 플러그인 파드를 재시작하고, "
-        "하드웨어 오류면 노드를 "
-        "cordon하고 교체하세요. allocatable < capacity에 경보를 거세요.",
+        "하드웨어 오류면 노드를 cordon하고 교체하세요. allocatable < capacity에 경보를 거세요.",
         "Find the XID behind it (nvidia-smi, kernel log). For a transient error restart the device-plugin "
-        "pod; for "
-        "a hardware error cordon and replace the node. Alert on allocatable < capacity.",
+        "pod; for a hardware error cordon and replace the node. Alert on allocatable < capacity.",
     ),
     decides=text(
         "GPU 노드마다 GPU 리소스의 allocatable이 capacity보다 작거나, MIG를 쓰지 않는데 capacity가 GFD "
-        "라벨 "
-        "nvidia.com/gpu.count보다 작으면 실패입니다.",
+        "라벨 nvidia.com/gpu.count보다 작으면 실패입니다.",
         "For each GPU node, fails when a GPU resource's allocatable is below its capacity, or (without "
-        "MIG) when "
-        "capacity is below the GFD label nvidia.com/gpu.count.",
+        "MIG) when capacity is below the GFD label nvidia.com/gpu.count.",
     ),
     incidents=(
         "k8s-device-plugin-2024-xid94-allocatable-not-recovered",

@@ -24,38 +24,29 @@ CHECK = CheckMeta(
     ),
     why=text(
         "systemd가 컨테이너 cgroup을 관리하면 systemctl daemon-reload 한 번에 실행 중인 컨테이너의 GPU "
-        "접근이 사라지고 "
-        "'Failed to initialize NVML: Unknown Error'가 납니다. 최신 runc는 주입된 장치마다 /dev/char 심볼릭 "
-        "링크를 "
-        "요구하는데 NVIDIA 장치에 그것이 없었기 때문입니다. GPU Operator의 validator가 이 링크를 만들어 "
-        "주는데, "
-        "그 기능을 끄면 문제가 되살아나고 컨테이너를 지웠다 다시 만들어야만 GPU가 돌아옵니다.",
+        "접근이 사라지고 'Failed to initialize NVML: Unknown Error'가 납니다. 최신 runc는 주입된 장치마다 "
+        "/dev/char 심볼릭 링크를 요구하는데 NVIDIA 장치에 그것이 없었기 때문입니다. GPU Operator의 "
+        "validator가 이 링크를 만들어 주는데, 그 기능을 끄면 문제가 되살아나고 컨테이너를 지웠다 다시 "
+        "만들어야만 GPU가 돌아옵니다.",
         "When systemd manages container cgroups, a single systemctl daemon-reload detaches GPUs from "
-        "running "
-        "containers ('Failed to initialize NVML: Unknown Error'): newer runc needs a /dev/char symlink for "
-        "every "
-        "injected device and NVIDIA device nodes lacked them. The GPU Operator's validator creates those "
-        "symlinks; switching that off brings the bug back, and only recreating the container restores the "
-        "GPU.",
+        "running containers ('Failed to initialize NVML: Unknown Error'): newer runc needs a /dev/char "
+        "symlink for every injected device and NVIDIA device nodes lacked them. The GPU Operator's "
+        "validator creates those symlinks; switching that off brings the bug back, and only recreating the "
+        "container restores the GPU.",
     ),
     remediation=text(
         "ClusterPolicy의 validator.driver.env에서 DISABLE_DEV_CHAR_SYMLINK_CREATION을 지우세요. 링크 "
-        "생성이 실패해서 "
-        "껐다면 그 원인을 고치거나, 컨테이너 런타임을 cgroupfs 드라이버로 바꾸거나, 노드에서 "
-        "nvidia-ctk system create-dev-char-symlinks를 실행하는 udev 규칙을 두세요.",
+        "생성이 실패해서 껐다면 그 원인을 고치거나, 컨테이너 런타임을 cgroupfs 드라이버로 바꾸거나, "
+        "노드에서 nvidia-ctk system create-dev-char-symlinks를 실행하는 udev 규칙을 두세요.",
         "Remove DISABLE_DEV_CHAR_SYMLINK_CREATION from the ClusterPolicy's validator.driver.env. If it was "
-        "turned "
-        "off because creation failed, fix that cause, switch the runtime to the cgroupfs driver, or add a "
-        "udev "
-        "rule that runs nvidia-ctk system create-dev-char-symlinks on the node.",
+        "turned off because creation failed, fix that cause, switch the runtime to the cgroupfs driver, or "
+        "add a udev rule that runs nvidia-ctk system create-dev-char-symlinks on the node.",
     ),
     decides=text(
         "ClusterPolicy의 validator.driver.env나 validator·드라이버 DaemonSet(초기화 컨테이너 포함)의 "
-        "env에서 "
-        "DISABLE_DEV_CHAR_SYMLINK_CREATION이 true이면 실패입니다.",
+        "env에서 DISABLE_DEV_CHAR_SYMLINK_CREATION이 true이면 실패입니다.",
         "Fails when DISABLE_DEV_CHAR_SYMLINK_CREATION is true in the ClusterPolicy's validator.driver.env "
-        "or in "
-        "the env of a validator or driver DaemonSet (init containers included).",
+        "or in the env of a validator or driver DaemonSet (init containers included).",
     ),
     incidents=("nvidia-ctk-2023-daemon-reload-containers-lose-gpus",),
     needs=("apps/DaemonSet",),

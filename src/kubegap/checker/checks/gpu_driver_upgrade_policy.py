@@ -22,32 +22,26 @@ CHECK = CheckMeta(
     ),
     why=text(
         "드라이버 업그레이드는 노드의 모든 GPU 파드를 내리고 커널 모듈을 다시 올립니다. "
-        "maxParallelUpgrades가 0(무제한)이거나 "
-        "maxUnavailable이 절반 이상이면 한 번의 버전 변경이 GPU 풀 전체를 동시에 비웁니다. 같은 모양의 "
-        "일괄 변경이 Datadog과 "
-        "OpenAI에서 전 노드를 한꺼번에 쓰러뜨렸습니다.",
+        "maxParallelUpgrades가 0(무제한)이거나 maxUnavailable이 절반 이상이면 한 번의 버전 변경이 GPU 풀 "
+        "전체를 동시에 비웁니다. 같은 모양의 일괄 변경이 Datadog과 OpenAI에서 전 노드를 한꺼번에 "
+        "쓰러뜨렸습니다.",
         "A driver upgrade evicts every GPU pod on the node and reloads the kernel module. With "
-        "maxParallelUpgrades "
-        "0 (unlimited) or maxUnavailable at half or more, one version bump empties the whole GPU pool at "
-        "once. "
-        "Fleet-wide changes of this shape took every node down together at Datadog and OpenAI.",
+        "maxParallelUpgrades 0 (unlimited) or maxUnavailable at half or more, one version bump empties the "
+        "whole GPU pool at once. Fleet-wide changes of this shape took every node down together at Datadog "
+        "and OpenAI.",
     ),
     remediation=text(
         "upgradePolicy.maxParallelUpgrades를 1~몇 대로, maxUnavailable을 25% 이하로 두고, drain 또는 "
-        "podDeletion을 켜서 "
-        "GPU 파드를 먼저 비우세요. 큰 풀은 NVIDIADriver CR을 나눠 단계적으로 올리세요.",
+        "podDeletion을 켜서 GPU 파드를 먼저 비우세요. 큰 풀은 NVIDIADriver CR을 나눠 단계적으로 올리세요.",
         "Set upgradePolicy.maxParallelUpgrades to one or a few nodes and maxUnavailable to 25% or less, "
-        "and enable "
-        "drain or podDeletion so GPU pods leave first. For large pools, split NVIDIADriver CRs and upgrade "
-        "in stages.",
+        "and enable drain or podDeletion so GPU pods leave first. For large pools, split NVIDIADriver CRs "
+        "and upgrade in stages.",
     ),
     decides=text(
         "ClusterPolicy(spec.driver.upgradePolicy)와 NVIDIADriver(spec.upgradePolicy)에서 autoUpgrade가 "
-        "켜져 있고 "
-        "maxParallelUpgrades가 0이거나 maxUnavailable이 50% 이상이면 실패입니다.",
+        "켜져 있고 maxParallelUpgrades가 0이거나 maxUnavailable이 50% 이상이면 실패입니다.",
         "Fails when ClusterPolicy spec.driver.upgradePolicy or NVIDIADriver spec.upgradePolicy has "
-        "autoUpgrade on "
-        "with maxParallelUpgrades 0 or maxUnavailable of 50% or more.",
+        "autoUpgrade on with maxParallelUpgrades 0 or maxUnavailable of 50% or more.",
     ),
     incidents=(
         "gpu-operator-2022-driver-upgrade-stale-references",

@@ -29,37 +29,29 @@ CHECK = CheckMeta(
     ),
     why=text(
         "한 풀의 노드가 서로 다른 드라이버·CUDA 버전을 쓰면, 여러 노드에 걸친 학습 작업은 어느 노드에 "
-        "배치되느냐에 "
-        "따라 동작이 달라집니다. Azure HPC 이미지에서는 패키지 업그레이드 한 번으로 드라이버와 Fabric "
-        "Manager 버전이 "
-        "어긋나 NVSwitch 노드에서 CUDA가 초기화되지 않았고, OPT 팀은 실행 중 의존성이 실수로 "
-        "업그레이드되어 학습 "
-        "양상이 달라졌으며, Imbue는 펌웨어·VBIOS 버전 차이를 노드마다 점검해야 했습니다.",
+        "배치되느냐에 따라 동작이 달라집니다. Azure HPC 이미지에서는 패키지 업그레이드 한 번으로 "
+        "드라이버와 Fabric Manager 버전이 어긋나 NVSwitch 노드에서 CUDA가 초기화되지 않았고, OPT 팀은 실행 "
+        "중 의존성이 실수로 업그레이드되어 학습 양상이 달라졌으며, Imbue는 펌웨어·VBIOS 버전 차이를 "
+        "노드마다 점검해야 했습니다.",
         "When nodes of one pool run different driver or CUDA versions, a multi-node job behaves "
-        "differently "
-        "depending on where it lands. On Azure HPC images one package upgrade put the driver and Fabric "
-        "Manager "
-        "out of step and CUDA failed to initialise on NVSwitch nodes; OPT saw training dynamics change "
-        "after a "
-        "dependency was upgraded by accident mid-run; Imbue had to police firmware and VBIOS drift host by "
-        "host.",
+        "differently depending on where it lands. On Azure HPC images one package upgrade put the driver "
+        "and Fabric Manager out of step and CUDA failed to initialise on NVSwitch nodes; OPT saw training "
+        "dynamics change after a dependency was upgraded by accident mid-run; Imbue had to police firmware "
+        "and VBIOS drift host by host.",
     ),
     remediation=text(
         "드라이버 업그레이드를 풀 단위로 끝까지 마치고(GPU Operator upgradePolicy), 끝나지 않은 노드는 "
-        "cordon하세요. "
-        "학습 작업은 nvidia.com/cuda.driver 라벨로 버전을 고정해 배치하세요.",
+        "cordon하세요. 학습 작업은 nvidia.com/cuda.driver 라벨로 버전을 고정해 배치하세요.",
         "Finish driver upgrades pool by pool (GPU Operator upgradePolicy) and cordon nodes left behind. "
-        "Pin "
-        "training jobs to one version with the nvidia.com/cuda.driver labels.",
+        "Pin training jobs to one version with the nvidia.com/cuda.driver labels.",
     ),
     decides=text(
         "GPU Feature Discovery 라벨(nvidia.com/cuda.driver.major/minor/rev 또는 "
-        "cuda.driver-version.full)로 노드 풀마다 "
-        "드라이버 버전을 모아, 한 풀에 두 버전 이상이면 실패입니다. 라벨이 없으면 판단할 수 없습니다.",
+        "cuda.driver-version.full)로 노드 풀마다 드라이버 버전을 모아, 한 풀에 두 버전 이상이면 "
+        "실패입니다. 라벨이 없으면 판단할 수 없습니다.",
         "Groups GPU nodes by pool and reads the GPU Feature Discovery labels "
-        "(nvidia.com/cuda.driver.major/minor/rev "
-        "or cuda.driver-version.full); more than one version in a pool fails. Without the labels it cannot "
-        "decide.",
+        "(nvidia.com/cuda.driver.major/minor/rev or cuda.driver-version.full); more than one version in a "
+        "pool fails. Without the labels it cannot decide.",
     ),
     incidents=(
         "azure-hpc-2021-07-fabricmanager-driver-version-skew",

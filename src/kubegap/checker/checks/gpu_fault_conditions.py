@@ -21,21 +21,16 @@ CHECK = CheckMeta(
         "디바이스 플러그인은 XID 한 번으로 GPU를 영구히 unhealthy로 두기도 하지만, 노드 자체는 Ready로 "
         "남아 작업을 계속 받습니다.",
         "With metrics but no node condition, the scheduler and auto-repair never learn that a GPU broke. "
-        "The "
-        "device plugin may mark one GPU unhealthy forever after a single XID, yet the node stays Ready and "
-        "keeps "
-        "taking jobs.",
+        "The device plugin may mark one GPU unhealthy forever after a single XID, yet the node stays Ready "
+        "and keeps taking jobs.",
     ),
     remediation=text(
         "NVSentinel, EKS Node Monitoring Agent, AKS의 Node Problem Detector GPU 규칙, GPUd처럼 "
-        "XID·ECC·NVLink 오류를 "
-        "노드 condition(예: XIDErrors, AcceleratedHardwareReady)으로 올리는 에이전트를 배포하고, 그 "
-        "condition에 따라 "
-        "cordon·taint·교체가 일어나게 하세요.",
+        "XID·ECC·NVLink 오류를 노드 condition(예: XIDErrors, AcceleratedHardwareReady)으로 올리는 "
+        "에이전트를 배포하고, 그 condition에 따라 cordon·taint·교체가 일어나게 하세요.",
         "Deploy an agent that raises XID, ECC and NVLink errors as node conditions (e.g. XIDErrors, "
         "AcceleratedHardwareReady): NVSentinel, the EKS Node Monitoring Agent, NPD GPU rules as on AKS, or "
-        "GPUd. "
-        "Then make those conditions drive cordon, taint or replacement.",
+        "GPUd. Then make those conditions drive cordon, taint or replacement.",
     ),
     decides=text(
         "어느 GPU 노드에도 GPU·XID·NVLink·가속기 관련 condition 유형이나 건강 검사 라벨이 없으면 실패입니다.",

@@ -17,22 +17,17 @@ CHECK = CheckMeta(
     title=text("GPU 상태 감시 에이전트가 없는 GPU 노드", "GPU nodes without a GPU health agent"),
     why=text(
         "GPU 장애는 흔합니다. Llama 3 학습에서는 54일 동안 예기치 않은 중단 419건 중 절반가량이 GPU와 HBM "
-        "고장이었습니다. "
-        "노드에서 XID·ECC 오류를 읽는 에이전트가 없으면 고장 난 GPU가 작업을 계속 받고, 원인을 찾는 데 몇 "
-        "시간이 걸립니다.",
+        "고장이었습니다. 노드에서 XID·ECC 오류를 읽는 에이전트가 없으면 고장 난 GPU가 작업을 계속 받고, "
+        "원인을 찾는 데 몇 시간이 걸립니다.",
         "GPU faults are routine: about half of the 419 unexpected interruptions in Llama 3's 54-day run "
-        "were GPU "
-        "and HBM failures. Without an agent reading XID and ECC errors on the node, a broken GPU keeps "
-        "taking "
-        "work and the cause takes hours to find.",
+        "were GPU and HBM failures. Without an agent reading XID and ECC errors on the node, a broken GPU "
+        "keeps taking work and the cause takes hours to find.",
     ),
     remediation=text(
         "모든 GPU 노드에 dcgm-exporter(또는 DCGM), NVSentinel, GPUd, EKS Node Monitoring Agent, IBM "
-        "Autopilot 중 하나를 "
-        "DaemonSet으로 배포하고, GPU 노드의 taint를 허용(toleration)하는지 확인하세요.",
+        "Autopilot 중 하나를 DaemonSet으로 배포하고, GPU 노드의 taint를 허용(toleration)하는지 확인하세요.",
         "Run one of dcgm-exporter (or DCGM), NVSentinel, GPUd, the EKS Node Monitoring Agent or IBM "
-        "Autopilot as a "
-        "DaemonSet on every GPU node, and make sure it tolerates the GPU nodes' taints.",
+        "Autopilot as a DaemonSet on every GPU node, and make sure it tolerates the GPU nodes' taints.",
     ),
     decides=text(
         "GPU 노드마다 알려진 GPU 상태 에이전트의 Running 파드가 있는지 봅니다. 없으면 그 노드를 실패로 "

@@ -28,29 +28,23 @@ CHECK = CheckMeta(
     title=text("여러 노드 GPU 작업에 실행 시간 상한이 없음", "Multi-node GPU jobs without a deadline"),
     why=text(
         "NCCL 정리 단계에서 교착된 rank는 끝나지 않습니다. Goodfire에서는 죽은 64-GPU 작업 두 개가 좀비로 "
-        "남아 H100 128장을 "
-        "약 9시간 붙들었고, 7일 시간 제한만 바라보고 있었습니다. activeDeadlineSeconds는 적어도 그 낭비에 "
-        "상한을 둡니다.",
+        "남아 H100 128장을 약 9시간 붙들었고, 7일 시간 제한만 바라보고 있었습니다. activeDeadlineSeconds는 "
+        "적어도 그 낭비에 상한을 둡니다.",
         "A rank deadlocked in NCCL teardown never exits. At Goodfire two dead 64-GPU jobs stayed as "
-        "zombies holding "
-        "128 H100s for about 9 hours, heading for a 7-day limit. activeDeadlineSeconds at least caps that "
-        "waste.",
+        "zombies holding 128 H100s for about 9 hours, heading for a 7-day limit. activeDeadlineSeconds at "
+        "least caps that waste.",
     ),
     remediation=text(
         "Job/JobSet의 replicatedJobs에 activeDeadlineSeconds를, PyTorchJob 등은 "
-        "runPolicy.activeDeadlineSeconds를, RayJob은 "
-        "spec.activeDeadlineSeconds를 예상 실행 시간보다 넉넉히 두고, 진행 상황(step) 기반 감시도 함께 "
-        "두세요.",
+        "runPolicy.activeDeadlineSeconds를, RayJob은 spec.activeDeadlineSeconds를 예상 실행 시간보다 "
+        "넉넉히 두고, 진행 상황(step) 기반 감시도 함께 두세요.",
         "Set activeDeadlineSeconds (Job, JobSet replicatedJobs), runPolicy.activeDeadlineSeconds "
-        "(PyTorchJob and "
-        "friends) or spec.activeDeadlineSeconds (RayJob) comfortably above the expected run time, and add "
-        "a "
-        "progress (step) watchdog too.",
+        "(PyTorchJob and friends) or spec.activeDeadlineSeconds (RayJob) comfortably above the expected "
+        "run time, and add a progress (step) watchdog too.",
     ),
     decides=text(
         "여러 노드에 걸친 GPU 학습 워크로드(Job, CronJob, JobSet, Kubeflow 작업, RayJob)에 종류별 "
-        "activeDeadlineSeconds가 "
-        "없으면 실패입니다.",
+        "activeDeadlineSeconds가 없으면 실패입니다.",
         "Fails a multi-node GPU training workload (Job, CronJob, JobSet, Kubeflow job, RayJob) that has no "
         "activeDeadlineSeconds in the field its kind uses.",
     ),

@@ -18,30 +18,23 @@ CHECK = CheckMeta(
     title=text("GPU Job에 podFailurePolicy가 없음", "GPU Jobs without a podFailurePolicy"),
     why=text(
         "podFailurePolicy가 없으면 노드 장애나 선점으로 죽은 파드도 backoffLimit을 깎고, 반대로 코드 "
-        "버그로 죽은 파드는 "
-        "쓸데없이 여러 번 재시도합니다. 대형 학습에서는 몇 시간마다 하드웨어가 고장 나므로, 재시도 예산이 "
-        "하드웨어 때문에 "
-        "바닥나면 작업 전체가 실패로 끝납니다.",
+        "버그로 죽은 파드는 쓸데없이 여러 번 재시도합니다. 대형 학습에서는 몇 시간마다 하드웨어가 고장 "
+        "나므로, 재시도 예산이 하드웨어 때문에 바닥나면 작업 전체가 실패로 끝납니다.",
         "Without a podFailurePolicy, pods killed by a node failure or preemption eat into backoffLimit, "
-        "while pods "
-        "that crash on a code bug are retried for nothing. In large runs hardware fails every few hours, "
-        "so the "
-        "retry budget drains on hardware and the whole Job ends as failed.",
+        "while pods that crash on a code bug are retried for nothing. In large runs hardware fails every "
+        "few hours, so the retry budget drains on hardware and the whole Job ends as failed.",
     ),
     remediation=text(
         "podFailurePolicy에 onPodConditions DisruptionTarget → Ignore 규칙을 넣어 중단은 재시도 횟수에서 "
-        "빼고, 복구할 수 없는 "
-        "종료 코드는 FailJob으로 바로 끝내세요(restartPolicy: Never 필요).",
+        "빼고, 복구할 수 없는 종료 코드는 FailJob으로 바로 끝내세요(restartPolicy: Never 필요).",
         "Add a podFailurePolicy rule onPodConditions DisruptionTarget → Ignore so disruptions do not "
-        "count, and "
-        "FailJob on exit codes that cannot recover (requires restartPolicy: Never).",
+        "count, and FailJob on exit codes that cannot recover (requires restartPolicy: Never).",
     ),
     decides=text(
         "GPU를 요청하는 Job·CronJob의 Job spec에 DisruptionTarget 조건을 다루는 podFailurePolicy 규칙이 "
         "없으면 실패입니다.",
         "Fails a Job or CronJob that requests GPUs when its Job spec has no podFailurePolicy rule handling "
-        "the "
-        "DisruptionTarget condition.",
+        "the DisruptionTarget condition.",
     ),
     incidents=("llama3-2024-54-day-interruptions", "opt-2021-11-thanksgiving-restarts-buffer-nodes"),
     needs=(),
@@ -79,4 +72,6 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 evidence,
             )
         )
-    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), "GPU Jobs")
+    yield from workload_verdicts(
+        CHECK, snapshot, problems, len(chosen), "GPU Jobs", ("batch/Job", "batch/CronJob")
+    )

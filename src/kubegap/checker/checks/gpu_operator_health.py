@@ -23,29 +23,23 @@ CHECK = CheckMeta(
     ),
     why=text(
         "ClusterPolicy가 ready가 아니면 드라이버, 툴킷, 디바이스 플러그인 중 무언가가 일부 노드에서 "
-        "설치되지 않은 상태입니다. "
-        "업그레이드가 실패한 노드는 이전 드라이버를 붙든 파드 때문에 새 드라이버가 제대로 뜨지 않는 일이 "
-        "있었습니다.",
+        "설치되지 않은 상태입니다. 업그레이드가 실패한 노드는 이전 드라이버를 붙든 파드 때문에 새 "
+        "드라이버가 제대로 뜨지 않는 일이 있었습니다.",
         "A ClusterPolicy that is not ready means the driver, toolkit or device plugin is missing on some "
-        "nodes. "
-        "Nodes whose upgrade failed have been seen unable to start the new driver because pods still held "
-        "the old one.",
+        "nodes. Nodes whose upgrade failed have been seen unable to start the new driver because pods "
+        "still held the old one.",
     ),
     remediation=text(
         "kubectl get clusterpolicy -o yaml의 status와 gpu-operator 네임스페이스의 파드 로그를 확인하고, "
-        "upgrade-failed 노드는 "
-        "GPU 파드를 비운(drain) 뒤 드라이버 파드를 다시 띄우세요.",
+        "upgrade-failed 노드는 GPU 파드를 비운(drain) 뒤 드라이버 파드를 다시 띄우세요.",
         "Read the status of kubectl get clusterpolicy -o yaml and the pod logs in the gpu-operator "
-        "namespace; drain "
-        "GPU pods from upgrade-failed nodes and restart their driver pod.",
+        "namespace; drain GPU pods from upgrade-failed nodes and restart their driver pod.",
     ),
     decides=text(
         "ClusterPolicy·NVIDIADriver의 status.state가 ready가 아니거나, 노드 라벨 "
-        "nvidia.com/gpu-driver-upgrade-state가 "
-        "upgrade-failed이면 실패입니다.",
+        "nvidia.com/gpu-driver-upgrade-state가 upgrade-failed이면 실패입니다.",
         "Fails when a ClusterPolicy or NVIDIADriver has status.state other than ready, or a node is "
-        "labelled "
-        "nvidia.com/gpu-driver-upgrade-state=upgrade-failed.",
+        "labelled nvidia.com/gpu-driver-upgrade-state=upgrade-failed.",
     ),
     incidents=(
         "gpu-operator-2022-driver-upgrade-stale-references",

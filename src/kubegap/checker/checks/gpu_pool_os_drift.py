@@ -26,21 +26,17 @@ CHECK = CheckMeta(
     title=text("같은 GPU 풀의 커널·OS 이미지가 제각각임", "Kernel or OS image drift within a GPU pool"),
     why=text(
         "한 풀 안에서 커널이나 OS 이미지가 다르면, 노드가 관리된 롤아웃이 아닌 무인 업데이트로 바뀌고 "
-        "있다는 신호입니다. "
-        "Datadog에서는 무인 보안 업데이트가 전 노드의 systemd-networkd를 한꺼번에 재시작해 네트워크가 "
-        "끊겼고, OpenAI에서는 "
-        "예정된 호스트 OS 업데이트가 GPU 노드 다수의 네트워크를 끊었습니다.",
+        "있다는 신호입니다. Datadog에서는 무인 보안 업데이트가 전 노드의 systemd-networkd를 한꺼번에 "
+        "재시작해 네트워크가 끊겼고, OpenAI에서는 예정된 호스트 OS 업데이트가 GPU 노드 다수의 네트워크를 "
+        "끊었습니다.",
         "Different kernels or OS images within one pool mean nodes are changing through unattended updates "
         "rather than a managed rollout. At Datadog an unattended security update restarted "
-        "systemd-networkd on "
-        "every node at once and cut networking; at OpenAI a scheduled host OS update took a large share of "
-        "GPU "
-        "nodes off the network.",
+        "systemd-networkd on every node at once and cut networking; at OpenAI a scheduled host OS update "
+        "took a large share of GPU nodes off the network.",
     ),
     remediation=text(
         "GPU 노드의 무인 업그레이드(unattended-upgrades)를 끄고, 커널·OS 변경은 새 노드 이미지나 "
-        "system-upgrade-controller "
-        "Plan으로 카나리아부터 단계적으로 굴리세요.",
+        "system-upgrade-controller Plan으로 카나리아부터 단계적으로 굴리세요.",
         "Turn off unattended upgrades on GPU nodes and ship kernel and OS changes as new node images or "
         "system-upgrade-controller Plans, canary first, in stages.",
     ),

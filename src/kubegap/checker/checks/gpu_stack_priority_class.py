@@ -20,11 +20,10 @@ CHECK = CheckMeta(
     title=text("GPU 스택 파드에 높은 priority class가 없음", "GPU stack pods without a high priority class"),
     why=text(
         "드라이버, 디바이스 플러그인, DCGM 같은 GPU 스택 파드의 우선순위가 일반 작업과 같으면 메모리 "
-        "압박이나 선점 때 먼저 "
-        "쫓겨날 수 있습니다. 드라이버가 사라진 노드에 GPU 파드가 다시 뜨면 CrashLoopBackOff에 빠집니다.",
+        "압박이나 선점 때 먼저 쫓겨날 수 있습니다. 드라이버가 사라진 노드에 GPU 파드가 다시 뜨면 "
+        "CrashLoopBackOff에 빠집니다.",
         "If driver, device-plugin and DCGM pods have the same priority as ordinary work, memory pressure "
-        "or "
-        "preemption can evict them first. GPU pods rescheduled onto a node whose driver is gone then "
+        "or preemption can evict them first. GPU pods rescheduled onto a node whose driver is gone then "
         "crash-loop.",
     ),
     remediation=text(
@@ -35,11 +34,11 @@ CHECK = CheckMeta(
     ),
     decides=text(
         "드라이버, 디바이스 플러그인, DCGM, dcgm-exporter, 컨테이너 툴킷, NPD DaemonSet이 "
-        "system-node-critical·"
-        "system-cluster-critical이나 값이 1,000,000 이상인 PriorityClass를 쓰지 않으면 실패입니다.",
+        "system-node-critical·system-cluster-critical이나 값이 1,000,000 이상인 PriorityClass를 쓰지 "
+        "않으면 실패입니다.",
         "Fails when a driver, device-plugin, DCGM, dcgm-exporter, container-toolkit or NPD DaemonSet uses "
-        "neither "
-        "system-node-critical, system-cluster-critical nor a PriorityClass valued 1,000,000 or more.",
+        "neither system-node-critical, system-cluster-critical nor a PriorityClass valued 1,000,000 or "
+        "more.",
     ),
     incidents=("gpu-operator-2024-eviction-crashloop-missing-driver",),
     needs=("apps/DaemonSet",),

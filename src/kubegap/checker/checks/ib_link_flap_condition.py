@@ -22,29 +22,23 @@ CHECK = CheckMeta(
     ),
     why=text(
         "IB 포트 하나가 오르내리면 그 포트를 지나는 모든 collective가 느려지거나 멈추고, 여러 노드에 걸친 "
-        "작업 전체가 그 속도에 묶입니다. "
-        "Imbue는 1만 2천 개가 넘는 링크 중 어느 하나라도 불안정하면 학습 전체가 느려질 수 있다고 보고 "
-        "포트를 골라 끄는 도구까지 만들었습니다.",
+        "작업 전체가 그 속도에 묶입니다. Imbue는 1만 2천 개가 넘는 링크 중 어느 하나라도 불안정하면 학습 "
+        "전체가 느려질 수 있다고 보고 포트를 골라 끄는 도구까지 만들었습니다.",
         "One flapping IB port slows or stalls every collective that crosses it, and the whole multi-node "
-        "job runs "
-        "at that pace. Imbue, with over 12,000 links where any flaky one could slow the run, built tooling "
-        "just to "
-        "pick ports to disable.",
+        "job runs at that pace. Imbue, with over 12,000 links where any flaky one could slow the run, "
+        "built tooling just to pick ports to disable.",
     ),
     remediation=text(
         "AKS NPD의 IBLinkFlapping 같은 IB 상태 condition을 올리는 에이전트를 두고, condition이 뜬 노드는 "
-        "cordon한 뒤 케이블·"
-        "트랜시버를 점검하세요.",
+        "cordon한 뒤 케이블·트랜시버를 점검하세요.",
         "Run an agent that raises IB health conditions such as AKS NPD's IBLinkFlapping; cordon nodes that "
-        "raise "
-        "it and check cables and transceivers.",
+        "raise it and check cables and transceivers.",
     ),
     decides=text(
         "RDMA 리소스가 있는 노드에서 IB/RDMA 관련 condition이 나쁜 상태이면 실패, 그런 condition이 하나도 "
         "없으면 알 수 없음입니다.",
         "On nodes with RDMA resources, a bad IB/RDMA condition fails; if no such condition exists at all, "
-        "the "
-        "result is unknown.",
+        "the result is unknown.",
     ),
     incidents=("imbue-2024-70b-cluster-bringup", "llama3-2024-54-day-interruptions"),
     needs=("Node",),

@@ -17,22 +17,18 @@ CHECK = CheckMeta(
     title=text("JobSet이 첫 실패에 바로 끝남", "JobSet fails on the first child failure"),
     why=text(
         "failurePolicy가 없거나 maxRestarts가 0인 JobSet은 자식 Job 하나가 실패하는 순간 전체가 "
-        "실패합니다. Llama 3 학습은 "
-        "54일 동안 약 3시간마다 한 번 중단되었고, 자동 재시작 덕분에 유효 학습 시간을 90% 넘게 지켰습니다.",
+        "실패합니다. Llama 3 학습은 54일 동안 약 3시간마다 한 번 중단되었고, 자동 재시작 덕분에 유효 학습 "
+        "시간을 90% 넘게 지켰습니다.",
         "A JobSet with no failurePolicy, or maxRestarts 0, fails as a whole the moment one child Job "
-        "fails. Llama 3 "
-        "training was interrupted about every three hours for 54 days and kept effective training time "
-        "above 90% "
-        "because restarts were automatic.",
+        "fails. Llama 3 training was interrupted about every three hours for 54 days and kept effective "
+        "training time above 90% because restarts were automatic.",
     ),
     remediation=text(
         "spec.failurePolicy.maxRestarts를 예상 중단 횟수에 맞게 두고(예: 10 이상), 필요하면 rules로 호스트 "
-        "유지보수·선점은 "
-        "재시작 횟수에서 빼세요. 체크포인트에서 재개하도록 학습 코드를 짜 두세요.",
+        "유지보수·선점은 재시작 횟수에서 빼세요. 체크포인트에서 재개하도록 학습 코드를 짜 두세요.",
         "Set spec.failurePolicy.maxRestarts to match expected interruptions (e.g. 10 or more) and, where "
-        "useful, "
-        "rules that do not count host maintenance or preemption. Make the training code resume from a "
-        "checkpoint.",
+        "useful, rules that do not count host maintenance or preemption. Make the training code resume "
+        "from a checkpoint.",
     ),
     decides=text(
         "GPU를 요청하는 JobSet에 spec.failurePolicy가 없거나 maxRestarts가 0이면 실패입니다.",
@@ -65,4 +61,6 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                     evidence,
                 )
             )
-    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), "GPU JobSets")
+    yield from workload_verdicts(
+        CHECK, snapshot, problems, len(chosen), "GPU JobSets", ("jobset.x-k8s.io/JobSet",)
+    )

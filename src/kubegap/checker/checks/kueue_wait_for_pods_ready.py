@@ -22,17 +22,13 @@ CHECK = CheckMeta(
     title=text("Kueue에서 waitForPodsReady가 꺼져 있음", "Kueue waitForPodsReady disabled"),
     why=text(
         "waitForPodsReady 없이 Kueue는 작업을 승인한 뒤 파드가 실제로 다 떴는지 보지 않습니다. 여러 노드에 "
-        "걸친 "
-        "작업 둘이 GPU를 반씩 차지하면 서로를 기다리며 멈추고, 파드 일부가 끝내 뜨지 못한 작업은 GPU "
-        "할당량을 "
-        "붙든 채 아무 진행도 하지 않습니다. 죽은 작업이 H100 128장을 9시간 붙들었던 Goodfire 사례와 같은 "
-        "낭비입니다.",
+        "걸친 작업 둘이 GPU를 반씩 차지하면 서로를 기다리며 멈추고, 파드 일부가 끝내 뜨지 못한 작업은 GPU "
+        "할당량을 붙든 채 아무 진행도 하지 않습니다. 죽은 작업이 H100 128장을 9시간 붙들었던 Goodfire "
+        "사례와 같은 낭비입니다.",
         "Without waitForPodsReady, Kueue admits a job and never checks that its pods actually started. Two "
         "multi-node jobs that each get half the GPUs wait on each other forever, and a job whose pods "
-        "never all "
-        "start holds its GPU quota while making no progress: the same waste as Goodfire's dead jobs that "
-        "held "
-        "128 H100s for 9 hours.",
+        "never all start holds its GPU quota while making no progress: the same waste as Goodfire's dead "
+        "jobs that held 128 H100s for 9 hours.",
     ),
     remediation=text(
         "Kueue Configuration에 waitForPodsReady.enable: true와 timeout(예: 10m), requeuingStrategy를 두세요.",
@@ -41,11 +37,10 @@ CHECK = CheckMeta(
     ),
     decides=text(
         "Kueue 설정 ConfigMap(controller_manager_config.yaml)을 읽어 waitForPodsReady.enable이 true가 "
-        "아니면 실패입니다. "
-        "큐는 있는데 설정을 볼 수 없으면 알 수 없음입니다.",
+        "아니면 실패입니다. 큐는 있는데 설정을 볼 수 없으면 알 수 없음입니다.",
         "Reads the Kueue config ConfigMap (controller_manager_config.yaml); fails unless "
-        "waitForPodsReady.enable is "
-        "true. With queues present but the config not visible, the result is unknown.",
+        "waitForPodsReady.enable is true. With queues present but the config not visible, the result is "
+        "unknown.",
     ),
     incidents=(
         "goodfire-2026-zombie-slurm-jobs-128-h100",

@@ -21,28 +21,23 @@ CHECK = CheckMeta(
     ),
     why=text(
         "무인 OS 업데이트 뒤의 재부팅은 언제든 노드를 내립니다. kured에 --blocking-pod-selector가 없으면 "
-        "며칠째 도는 "
-        "학습 작업의 노드도 재부팅되고, --concurrency가 1보다 크면 여러 노드가 함께 빠집니다. 무인 "
-        "업데이트가 전 노드를 동시에 "
-        "건드린 사고(Datadog 2023)가 이 모양입니다.",
+        "며칠째 도는 학습 작업의 노드도 재부팅되고, --concurrency가 1보다 크면 여러 노드가 함께 빠집니다. "
+        "무인 업데이트가 전 노드를 동시에 건드린 사고(Datadog 2023)가 이 모양입니다.",
         "Reboots after unattended OS updates take nodes down at any time. Without --blocking-pod-selector, "
-        "kured "
-        "reboots nodes that run multi-day training jobs, and with --concurrency above 1 several nodes go "
-        "at once. "
-        "Unattended updates touching every node together is how Datadog's 2023 outage unfolded.",
+        "kured reboots nodes that run multi-day training jobs, and with --concurrency above 1 several "
+        "nodes go at once. Unattended updates touching every node together is how Datadog's 2023 outage "
+        "unfolded.",
     ),
     remediation=text(
         "--concurrency=1을 유지하고, 학습 파드 라벨로 --blocking-pod-selector를 지정하고, "
-        "--start-time/--end-time/"
-        "--reboot-days로 재부팅 시간대를 정하고, --prometheus-url로 경보 중에는 멈추게 하세요.",
+        "--start-time/--end-time/--reboot-days로 재부팅 시간대를 정하고, --prometheus-url로 경보 중에는 "
+        "멈추게 하세요.",
         "Keep --concurrency=1, set --blocking-pod-selector to your training pods' labels, restrict reboots "
-        "with "
-        "--start-time/--end-time/--reboot-days, and gate them on alerts with --prometheus-url.",
+        "with --start-time/--end-time/--reboot-days, and gate them on alerts with --prometheus-url.",
     ),
     decides=text(
         "kured DaemonSet의 command·args에서 --concurrency가 1보다 크면(높음), --blocking-pod-selector가 "
-        "없으면(중간) 실패입니다. "
-        "재부팅 시간대와 경보 연동 여부는 근거로 함께 보고합니다.",
+        "없으면(중간) 실패입니다. 재부팅 시간대와 경보 연동 여부는 근거로 함께 보고합니다.",
         "Reads the kured DaemonSet's command and args: --concurrency above 1 fails (high), no "
         "--blocking-pod-selector fails (medium). The reboot window and alert gate are reported as evidence.",
     ),

@@ -23,33 +23,26 @@ CHECK = CheckMeta(
     ),
     why=text(
         "Istio나 Linkerd 사이드카는 파드의 트래픽을 가로챕니다. NCCL은 노드 사이에 임의 포트로 직접 연결을 "
-        "맺기 때문에, "
-        "사이드카가 붙은 네임스페이스에서는 여러 노드 vLLM과 nccl-tests가 시작 단계에서 멈췄고 사이드카를 "
-        "떼자 "
-        "정상으로 돌아왔습니다.",
+        "맺기 때문에, 사이드카가 붙은 네임스페이스에서는 여러 노드 vLLM과 nccl-tests가 시작 단계에서 "
+        "멈췄고 사이드카를 떼자 정상으로 돌아왔습니다.",
         "Istio and Linkerd sidecars intercept a pod's traffic. NCCL opens direct connections between nodes "
-        "on "
-        "arbitrary ports, so in namespaces with the sidecar injected, multi-node vLLM and nccl-tests "
-        "stalled at "
-        "start-up and worked again once the sidecar was gone.",
+        "on arbitrary ports, so in namespaces with the sidecar injected, multi-node vLLM and nccl-tests "
+        "stalled at start-up and worked again once the sidecar was gone.",
     ),
     remediation=text(
         '학습·추론 파드 템플릿에 sidecar.istio.io/inject: "false"(Linkerd는 linkerd.io/inject: '
-        "disabled)를 붙이거나, "
-        "GPU 작업을 메시 주입이 없는 네임스페이스에서 돌리세요.",
+        "disabled)를 붙이거나, GPU 작업을 메시 주입이 없는 네임스페이스에서 돌리세요.",
         'Label the training or serving pod templates sidecar.istio.io/inject: "false" (Linkerd: '
         "linkerd.io/inject: disabled), or run GPU jobs in a namespace without mesh injection.",
     ),
     decides=text(
         "여러 노드 GPU 워크로드의 파드 템플릿이나 그 네임스페이스가 Istio(istio-injection, istio.io/rev, "
         "sidecar.istio.io/inject)나 Linkerd(linkerd.io/inject) 주입을 켜고, 템플릿이 끄지 않으면 "
-        "실패입니다. "
-        "네임스페이스를 볼 수 없고 템플릿이 끄지도 않으면 알 수 없음입니다.",
+        "실패입니다. 네임스페이스를 볼 수 없고 템플릿이 끄지도 않으면 알 수 없음입니다.",
         "Fails a multi-node GPU workload whose pod template or namespace turns on Istio (istio-injection, "
         "istio.io/rev, sidecar.istio.io/inject) or Linkerd (linkerd.io/inject) injection without the "
-        "template "
-        "opting out. If the namespace cannot be seen and the template does not opt out, the result is "
-        "unknown.",
+        "template opting out. If the namespace cannot be seen and the template does not opt out, the "
+        "result is unknown.",
     ),
     incidents=("nccl-2025-03-istio-sidecar-multinode-hang",),
     needs=(),

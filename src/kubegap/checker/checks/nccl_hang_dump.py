@@ -26,29 +26,25 @@ CHECK = CheckMeta(
     title=text("분산 학습이 멈췄을 때 남는 덤프가 없음", "No hang dump for distributed training"),
     why=text(
         "멈춘 학습에서 가장 어려운 일은 어느 rank가 어디서 멈췄는지 찾는 것입니다. BLOOM 팀은 전체 "
-        "규모에서 py-spy가 듣지 않아 "
-        "2노드에서 재현해야 했고, Llama 3 팀은 NCCL flight recorder 덕분에 멈춤을 빠르게 진단했습니다.",
+        "규모에서 py-spy가 듣지 않아 2노드에서 재현해야 했고, Llama 3 팀은 NCCL flight recorder 덕분에 "
+        "멈춤을 빠르게 진단했습니다.",
         "The hard part of a hung run is finding which rank stopped where. BLOOM could not get py-spy to "
-        "work at full "
-        "scale and had to reproduce on 2 nodes; the Llama 3 team diagnosed hangs quickly thanks to the "
-        "NCCL flight recorder.",
+        "work at full scale and had to reproduce on 2 nodes; the Llama 3 team diagnosed hangs quickly "
+        "thanks to the NCCL flight recorder.",
     ),
     remediation=text(
         "TORCH_NCCL_TRACE_BUFFER_SIZE를 0보다 크게(예: 2000), TORCH_NCCL_DUMP_ON_TIMEOUT=1로 두고, "
-        "TORCH_NCCL_DEBUG_INFO_TEMP_FILE을 "
-        "영구 볼륨 경로로 지정하세요.",
+        "TORCH_NCCL_DEBUG_INFO_TEMP_FILE을 영구 볼륨 경로로 지정하세요.",
         "Set TORCH_NCCL_TRACE_BUFFER_SIZE above 0 (e.g. 2000) and TORCH_NCCL_DUMP_ON_TIMEOUT=1, and point "
         "TORCH_NCCL_DEBUG_INFO_TEMP_FILE at a persistent volume.",
     ),
     decides=text(
         "여러 노드에 걸친 PyTorch(NCCL) GPU 학습 워크로드에서 TORCH_NCCL_DUMP_ON_TIMEOUT이 켜져 있지 "
-        "않거나 "
-        "TORCH_NCCL_TRACE_BUFFER_SIZE가 0이면 실패입니다. PyTorch인지는 종류·이미지·명령으로 추정하고, "
-        "gloo 백엔드는 뺍니다.",
+        "않거나 TORCH_NCCL_TRACE_BUFFER_SIZE가 0이면 실패입니다. PyTorch인지는 종류·이미지·명령으로 "
+        "추정하고, gloo 백엔드는 뺍니다.",
         "Fails a multi-node PyTorch (NCCL) GPU training workload whose env does not turn on "
         "TORCH_NCCL_DUMP_ON_TIMEOUT or sets TORCH_NCCL_TRACE_BUFFER_SIZE to 0. PyTorch is inferred from "
-        "the "
-        "kind, images and commands; gloo backends are left out.",
+        "the kind, images and commands; gloo backends are left out.",
     ),
     incidents=("llama3-2024-54-day-interruptions", "bloom-2022-04-30-eval-hang-deepspeed-race"),
     needs=(),

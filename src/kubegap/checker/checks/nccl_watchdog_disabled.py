@@ -19,24 +19,19 @@ CHECK = CheckMeta(
     title=text("NCCL 워치독이 꺼졌거나 사실상 무한함", "NCCL watchdog disabled or effectively endless"),
     why=text(
         "ProcessGroupNCCL 워치독과 그 감시(heartbeat) 스레드는 멈춘 collective를 프로세스 종료로 바꾸는 "
-        "마지막 장치입니다. "
-        "PyTorch 개발자는 워치독이 타임아웃에도 프로그램을 내리지 못해 작업이 아무도 모르게 멈춘 채 머신을 "
-        "붙들고 있는 사례를 "
-        "보였습니다. 감시를 끄거나 몇 시간짜리 heartbeat를 주면 그 상태가 그대로 이어집니다.",
+        "마지막 장치입니다. PyTorch 개발자는 워치독이 타임아웃에도 프로그램을 내리지 못해 작업이 아무도 "
+        "모르게 멈춘 채 머신을 붙들고 있는 사례를 보였습니다. 감시를 끄거나 몇 시간짜리 heartbeat를 주면 "
+        "그 상태가 그대로 이어집니다.",
         "The ProcessGroupNCCL watchdog and its heartbeat monitor are the last line that turns a stuck "
-        "collective "
-        "into a process exit. A PyTorch developer showed the watchdog failing to bring the program down on "
-        "a "
-        "timeout, leaving a job stuck unnoticed while holding its machines; disabling the monitor or "
-        "giving it an "
-        "hours-long heartbeat keeps that state going.",
+        "collective into a process exit. A PyTorch developer showed the watchdog failing to bring the "
+        "program down on a timeout, leaving a job stuck unnoticed while holding its machines; disabling "
+        "the monitor or giving it an hours-long heartbeat keeps that state going.",
     ),
     remediation=text(
         "TORCH_NCCL_ENABLE_MONITORING=0을 지우고, TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC는 기본값(480초)이나 "
         "30분 이하로 두세요.",
         "Remove TORCH_NCCL_ENABLE_MONITORING=0 and keep TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC at its default "
-        "(480 s) or "
-        "under 30 minutes.",
+        "(480 s) or under 30 minutes.",
     ),
     decides=text(
         "GPU 워크로드의 env에서 TORCH_NCCL_ENABLE_MONITORING=0이거나 TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC가 "

@@ -19,21 +19,17 @@ CHECK = CheckMeta(
     title=text("NicClusterPolicy가 ready가 아님", "NicClusterPolicy not ready"),
     why=text(
         "NicClusterPolicy가 ready가 아니면 MOFED 드라이버, RDMA 디바이스 플러그인, Multus 같은 구성 요소가 "
-        "일부 노드에서 돌지 "
-        "않습니다. 새로 들어온 노드가 NCCL·InfiniBand 문제를 안고 오는 일은 대형 학습에서 반복되는 재시작 "
-        "원인이었습니다.",
+        "일부 노드에서 돌지 않습니다. 새로 들어온 노드가 NCCL·InfiniBand 문제를 안고 오는 일은 대형 "
+        "학습에서 반복되는 재시작 원인이었습니다.",
         "A NicClusterPolicy that is not ready means MOFED, the RDMA device plugin or Multus is not running "
-        "on some "
-        "nodes. Fresh nodes arriving with NCCL or InfiniBand problems were a recurring restart cause in "
-        "large runs.",
+        "on some nodes. Fresh nodes arriving with NCCL or InfiniBand problems were a recurring restart "
+        "cause in large runs.",
     ),
     remediation=text(
         "kubectl get nicclusterpolicy -o yaml의 status.appliedStates에서 ready가 아닌 상태를 찾고, "
-        "nvidia-network-operator "
-        "네임스페이스의 해당 DaemonSet 파드 로그를 보세요.",
+        "nvidia-network-operator 네임스페이스의 해당 DaemonSet 파드 로그를 보세요.",
         "Find the non-ready entries in status.appliedStates of kubectl get nicclusterpolicy -o yaml and "
-        "read the "
-        "logs of that DaemonSet in the nvidia-network-operator namespace.",
+        "read the logs of that DaemonSet in the nvidia-network-operator namespace.",
     ),
     decides=text(
         "NicClusterPolicy의 status.state가 ready가 아니면 실패입니다.",

@@ -21,34 +21,27 @@ CHECK = CheckMeta(
     ),
     why=text(
         "API Priority and Fairness의 기본 설정에서 ServiceAccount 요청은 workload-low·workload-high처럼 "
-        "다른 컨트롤러와 함께 쓰는 "
-        "priority level로 갑니다. 수천 노드의 에이전트가 한꺼번에 LIST를 쏟아내면 그 몫을 다 먹고 API "
-        "서버를 쓰러뜨립니다. "
-        "OpenAI 2024년 12월 장애에서는 운영자가 에이전트를 지우려 해도 그 API 서버에 닿지 못했습니다.",
+        "다른 컨트롤러와 함께 쓰는 priority level로 갑니다. 수천 노드의 에이전트가 한꺼번에 LIST를 "
+        "쏟아내면 그 몫을 다 먹고 API 서버를 쓰러뜨립니다. OpenAI 2024년 12월 장애에서는 운영자가 "
+        "에이전트를 지우려 해도 그 API 서버에 닿지 못했습니다.",
         "By default API Priority and Fairness sends ServiceAccount requests to shared levels such as "
-        "workload-low "
-        "or workload-high. Thousands of agents listing at once eat that share and overload the API server; "
-        "in "
-        "OpenAI's December 2024 outage operators could not even reach the API server to remove the agent.",
+        "workload-low or workload-high. Thousands of agents listing at once eat that share and overload "
+        "the API server; in OpenAI's December 2024 outage operators could not even reach the API server to "
+        "remove the agent.",
     ),
     remediation=text(
         "그 에이전트의 ServiceAccount만 고르는 FlowSchema를 만들고, nominalConcurrencyShares가 작은 "
-        "Limited priority level"
-        "(예: node-agents)로 보내세요. 그러면 에이전트가 폭주해도 대기열에서 기다릴 뿐 다른 요청을 "
-        "밀어내지 못합니다.",
+        "Limited priority level(예: node-agents)로 보내세요. 그러면 에이전트가 폭주해도 대기열에서 기다릴 "
+        "뿐 다른 요청을 밀어내지 못합니다.",
         "Create a FlowSchema that matches only that agent's ServiceAccount and routes it to a Limited "
-        "priority "
-        "level with small nominalConcurrencyShares (e.g. node-agents). A stampede then queues there "
-        "instead of "
-        "crowding out everything else.",
+        "priority level with small nominalConcurrencyShares (e.g. node-agents). A stampede then queues "
+        "there instead of crowding out everything else.",
     ),
     decides=text(
         "node-agent-cluster-wide-reads에서 걸린 DaemonSet마다, 그 ServiceAccount를 기본이 아닌 priority "
-        "level로 보내는 사용자 "
-        "FlowSchema가 있는지 봅니다. 없으면 실패입니다.",
+        "level로 보내는 사용자 FlowSchema가 있는지 봅니다. 없으면 실패입니다.",
         "For each DaemonSet flagged by node-agent-cluster-wide-reads, looks for a custom FlowSchema "
-        "routing its "
-        "ServiceAccount to a non-default priority level; none means fail.",
+        "routing its ServiceAccount to a non-default priority level; none means fail.",
     ),
     incidents=(
         "openai-2024-12-telemetry-kube-apiserver-overload",

@@ -25,42 +25,31 @@ CHECK = CheckMeta(
     ),
     why=text(
         "DaemonSet 파드 하나하나가 모든 네임스페이스의 pods·endpoints를 LIST하면, API 서버 부하가 노드 "
-        "수에 비례해 "
-        "커집니다. OpenAI에서는 2024년 12월 새 텔레메트리 서비스가 바로 이렇게 동작해, 대형 클러스터 "
-        "대부분의 "
-        "컨트롤 플레인이 쓰러졌습니다.",
+        "수에 비례해 커집니다. OpenAI에서는 2024년 12월 새 텔레메트리 서비스가 바로 이렇게 동작해, 대형 "
+        "클러스터 대부분의 컨트롤 플레인이 쓰러졌습니다.",
         "When every DaemonSet pod LISTs pods or endpoints across all namespaces, API server load grows "
-        "with the "
-        "node count. In December 2024 a new OpenAI telemetry service did exactly this and took down the "
-        "control "
-        "planes of most of its large clusters.",
+        "with the node count. In December 2024 a new OpenAI telemetry service did exactly this and took "
+        "down the control planes of most of its large clusters.",
     ),
     remediation=text(
         "에이전트가 자기 노드의 파드만 보도록 fieldSelector spec.nodeName을 쓰거나 kubelet API를 읽게 "
-        "하고, RBAC를 "
-        "필요한 리소스로 줄이세요. 꼭 필요하면 전용 FlowSchema와 작은 priority level로 "
+        "하고, RBAC를 필요한 리소스로 줄이세요. 꼭 필요하면 전용 FlowSchema와 작은 priority level로 "
         "묶으세요(node-agent-apf-guard 참고).",
         "Make the agent watch only its own node's pods (fieldSelector spec.nodeName, or the kubelet API) "
-        "and trim "
-        "its RBAC to what it needs. If it must read cluster-wide, fence it with a dedicated FlowSchema and "
-        "a small priority level (see node-agent-apf-guard).",
+        "and trim its RBAC to what it needs. If it must read cluster-wide, fence it with a dedicated "
+        "FlowSchema and a small priority level (see node-agent-apf-guard).",
     ),
     decides=text(
         "DaemonSet의 ServiceAccount가 ClusterRoleBinding으로 "
-        "pods·endpoints·endpointslices·secrets·configmaps·"
-        "events를 list/watch할 수 있으면 실패입니다. 네임스페이스 하나에 묶인 RoleBinding, 자기 노드의 "
-        "파드만 "
-        "읽는 업스트림 GPU 에이전트(드라이버 매니저, 디바이스 플러그인, dcgm-exporter, DRA kubelet "
-        "플러그인), "
-        "그리고 설계상 클러스터 전체를 watch해야 하는 파드 네트워크(CNI 에이전트, kube-proxy)는 세지 "
-        "않습니다.",
+        "pods·endpoints·endpointslices·secrets·configmaps·events를 list/watch할 수 있으면 실패입니다. "
+        "네임스페이스 하나에 묶인 RoleBinding, 자기 노드의 파드만 읽는 업스트림 GPU 에이전트(드라이버 "
+        "매니저, 디바이스 플러그인, dcgm-exporter, DRA kubelet 플러그인), 그리고 설계상 클러스터 전체를 "
+        "watch해야 하는 파드 네트워크(CNI 에이전트, kube-proxy)는 세지 않습니다.",
         "Fails when a DaemonSet's ServiceAccount may list/watch pods, endpoints, endpointslices, secrets, "
         "configmaps or events through a ClusterRoleBinding. Not counted: RoleBindings confined to one "
         "namespace, upstream GPU agents that scope pod reads to their own node (driver manager, device "
-        "plugin, "
-        "dcgm-exporter, DRA kubelet plugins), and the pod network (CNI agents, kube-proxy), which must "
-        "watch "
-        "the whole cluster by design.",
+        "plugin, dcgm-exporter, DRA kubelet plugins), and the pod network (CNI agents, kube-proxy), which "
+        "must watch the whole cluster by design.",
     ),
     incidents=(
         "openai-2024-12-telemetry-kube-apiserver-overload",

@@ -21,30 +21,23 @@ CHECK = CheckMeta(
     title=text("노드 문제 감지기가 없음", "No node problem detection"),
     why=text(
         "커널 교착, 읽기 전용 파일 시스템, 망가진 컨테이너 런타임은 kubelet이 Ready를 보고하는 동안에도 "
-        "일어납니다. 이를 노드 "
-        "condition으로 올리는 감지기가 없으면 자동 복구도 스케줄러도 반응하지 않습니다. OpenAI는 7,500 "
-        "노드 클러스터를 운영하며 "
-        "노드 상태 검사를 직접 만들어야 했습니다.",
+        "일어납니다. 이를 노드 condition으로 올리는 감지기가 없으면 자동 복구도 스케줄러도 반응하지 "
+        "않습니다. OpenAI는 7,500 노드 클러스터를 운영하며 노드 상태 검사를 직접 만들어야 했습니다.",
         "Kernel deadlocks, read-only file systems and broken container runtimes happen while the kubelet "
-        "still "
-        "reports Ready. Without a detector raising them as node conditions, neither auto-repair nor the "
-        "scheduler "
-        "reacts. Running 7,500 nodes, OpenAI had to build its own node health checks.",
+        "still reports Ready. Without a detector raising them as node conditions, neither auto-repair nor "
+        "the scheduler reacts. Running 7,500 nodes, OpenAI had to build its own node health checks.",
     ),
     remediation=text(
         "node-problem-detector DaemonSet(GPU 노드에는 GPU 규칙 포함)이나 EKS Node Monitoring Agent, "
-        "NVSentinel 같은 "
-        "동등한 에이전트를 배포하세요.",
+        "NVSentinel 같은 동등한 에이전트를 배포하세요.",
         "Deploy the node-problem-detector DaemonSet (with GPU rules on GPU nodes) or an equivalent such as "
-        "the EKS "
-        "Node Monitoring Agent or NVSentinel.",
+        "the EKS Node Monitoring Agent or NVSentinel.",
     ),
     decides=text(
         "node-problem-detector나 동등한 DaemonSet이 없고, 노드가 NPD를 기본 탑재한 관리형 이미지(GKE, "
         "AKS)도 아니면 실패입니다.",
         "Fails when no node-problem-detector or equivalent DaemonSet exists and the nodes are not on a "
-        "managed "
-        "image that runs NPD itself (GKE, AKS).",
+        "managed image that runs NPD itself (GKE, AKS).",
     ),
     incidents=("openai-2021-k8s-7500-nodes-scaling-limits", "opt-2021-11-175b-early-hardware-restarts"),
     needs=("Node", "apps/DaemonSet"),

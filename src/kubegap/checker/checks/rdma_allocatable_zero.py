@@ -19,30 +19,24 @@ CHECK = CheckMeta(
     ),
     why=text(
         "RDMA 디바이스 플러그인이 InfiniBand/RoCE 장치를 unhealthy로 보면 capacity는 남고 allocatable은 "
-        "0이 됩니다. 그러면 "
-        "RDMA를 요청한 학습 파드는 그 노드에 배치되지 않거나, 설정에 따라 훨씬 느린 TCP로 통신합니다. 대형 "
-        "학습에서 네트워크 "
-        "카드와 링크 고장은 흔한 중단 원인입니다.",
+        "0이 됩니다. 그러면 RDMA를 요청한 학습 파드는 그 노드에 배치되지 않거나, 설정에 따라 훨씬 느린 "
+        "TCP로 통신합니다. 대형 학습에서 네트워크 카드와 링크 고장은 흔한 중단 원인입니다.",
         "When the RDMA device plugin considers InfiniBand/RoCE devices unhealthy, capacity stays and "
-        "allocatable "
-        "drops to 0. Training pods that request RDMA then cannot land there or, depending on setup, fall "
-        "back to "
-        "much slower TCP. NIC and link faults are a routine cause of interruptions in large training runs.",
+        "allocatable drops to 0. Training pods that request RDMA then cannot land there or, depending on "
+        "setup, fall back to much slower TCP. NIC and link faults are a routine cause of interruptions in "
+        "large training runs.",
     ),
     remediation=text(
         "노드에서 ibstat/ibv_devinfo로 링크 상태를 보고, rdma-shared-dev-plugin이나 SR-IOV 디바이스 "
-        "플러그인 로그를 확인하세요. "
-        "고칠 때까지 노드를 cordon하세요.",
+        "플러그인 로그를 확인하세요. 고칠 때까지 노드를 cordon하세요.",
         "Check link state on the node with ibstat/ibv_devinfo and read the rdma-shared-dev-plugin or "
-        "SR-IOV device "
-        "plugin logs. Cordon the node until fixed.",
+        "SR-IOV device plugin logs. Cordon the node until fixed.",
     ),
     decides=text(
         "노드의 rdma/*, nvidia.com/hostdev, *hca*, *ib* 확장 리소스 중 capacity가 0보다 큰데 allocatable이 "
         "0인 것이 있으면 실패입니다.",
         "Fails when a node's rdma/*, nvidia.com/hostdev, *hca* or *ib* extended resource has capacity "
-        "above 0 and "
-        "allocatable 0.",
+        "above 0 and allocatable 0.",
     ),
     incidents=(
         "llama3-2024-54-day-interruptions",

@@ -12,6 +12,7 @@ from kubegap.checker.finding import Finding, ObjectRef, Severity
 from kubegap.checker.snapshot import Coverage, Snapshot
 
 LABEL = "node-role.kubernetes.io/master"
+# Judged when present in the input (snapshot or manifest files); not listed live until RBAC knows the kind.
 CALICO_PEERS = ("crd.projectcalico.org/BGPPeer", "projectcalico.org/BGPPeer")
 
 CHECK = CheckMeta(
@@ -24,43 +25,33 @@ CHECK = CheckMeta(
     ),
     why=text(
         "쿠버네티스 1.24는 node-role.kubernetes.io/master 레이블을 노드에서 뺐습니다. Reddit에서는 Calico "
-        "라우트 "
-        "리플렉터의 BGP 피어 설정이 바로 이 레이블로 노드를 고르고 있어, 업그레이드 몇 분 만에 라우트 "
-        "리플렉터가 사라지고 "
-        "파드 네트워크가 무너져 314분 동안 사이트가 멈췄습니다. 이 레이블을 고르는 nodeSelector와 "
-        "affinity도 조용히 아무 "
-        "노드도 고르지 못하게 됩니다.",
+        "라우트 리플렉터의 BGP 피어 설정이 바로 이 레이블로 노드를 고르고 있어, 업그레이드 몇 분 만에 "
+        "라우트 리플렉터가 사라지고 파드 네트워크가 무너져 314분 동안 사이트가 멈췄습니다. 이 레이블을 "
+        "고르는 nodeSelector와 affinity도 조용히 아무 노드도 고르지 못하게 됩니다.",
         "Kubernetes 1.24 stopped putting the node-role.kubernetes.io/master label on nodes. At Reddit the "
-        "Calico "
-        "BGP peer configuration for the route reflectors selected nodes by exactly that label; minutes "
-        "into the "
-        "upgrade the route reflectors vanished, pod networking collapsed and the site was down for 314 "
-        "minutes. "
-        "nodeSelectors and affinities on the label silently select no node in the same way.",
+        "Calico BGP peer configuration for the route reflectors selected nodes by exactly that label; "
+        "minutes into the upgrade the route reflectors vanished, pod networking collapsed and the site was "
+        "down for 314 minutes. nodeSelectors and affinities on the label silently select no node in the "
+        "same way.",
     ),
     remediation=text(
         "선택자를 node-role.kubernetes.io/control-plane으로 바꾸고, 업그레이드 전에 이 검사를 다시 "
-        "돌리세요. 한동안 두 "
-        "레이블을 모두 허용하려면 nodeSelectorTerms를 두 개로 나누세요.",
+        "돌리세요. 한동안 두 레이블을 모두 허용하려면 nodeSelectorTerms를 두 개로 나누세요.",
         "Switch the selectors to node-role.kubernetes.io/control-plane and re-run this check before "
-        "upgrading. "
-        "To accept both labels for a while, split nodeSelectorTerms into two terms.",
+        "upgrading. To accept both labels for a while, split nodeSelectorTerms into two terms.",
     ),
     decides=text(
         "워크로드 파드 템플릿의 nodeSelector·필수 node affinity와 Calico BGPPeer의 "
-        "nodeSelector·peerSelector가 "
-        "node-role.kubernetes.io/master를 쓰면 실패입니다. 노드를 읽었는데 그 레이블을 가진 노드가 없으면 "
-        "이미 아무것도 "
-        "고르지 못하는 상태로, 아직 있으면 다음 업그레이드에서 깨질 상태로 보고합니다.",
+        "nodeSelector·peerSelector가 node-role.kubernetes.io/master를 쓰면 실패입니다. 노드를 읽었는데 그 "
+        "레이블을 가진 노드가 없으면 이미 아무것도 고르지 못하는 상태로, 아직 있으면 다음 업그레이드에서 "
+        "깨질 상태로 보고합니다.",
         "Fails when a workload pod template's nodeSelector or required node affinity, or a Calico "
-        "BGPPeer's "
-        "nodeSelector or peerSelector, uses node-role.kubernetes.io/master. With nodes read, it reports "
-        "whether "
-        "the selector already matches no node or will break at the next upgrade.",
+        "BGPPeer's nodeSelector or peerSelector, uses node-role.kubernetes.io/master. With nodes read, it "
+        "reports whether the selector already matches no node or will break at the next upgrade.",
     ),
     incidents=("reddit-2023-03-k8s-upgrade-calico-route-reflectors",),
     needs=(),
-    optional=(*WORKLOAD_KINDS, *CALICO_PEERS, "Node"),
+    optional=(*WORKLOAD_KINDS, "Node"),
     components=("kubernetes-control-plane", "cni"),
     references=(
         "https://kubernetes.io/blog/2022/04/07/upcoming-changes-in-kubernetes-1-24/",

@@ -22,26 +22,23 @@ CHECK = CheckMeta(
         "GPU·NVLink 고장 신호가 뜬 노드가 cordon되지 않으면 재시작한 작업이 다시 같은 노드에 배치됩니다. "
         "OPT-175B 팀은 교체한 노드가 같은 ECC 오류를 안고 돌아와 재시작을 반복했습니다.",
         "If a node flagged with a GPU or NVLink fault is not cordoned, the restarted job lands on it "
-        "again. "
-        "The OPT-175B team kept restarting because replacement nodes came back with the same ECC errors.",
+        "again. The OPT-175B team kept restarting because replacement nodes came back with the same ECC "
+        "errors.",
     ),
     remediation=text(
         "GPU 고장 condition이나 Autopilot EVICT 라벨이 붙으면 노드를 cordon하거나 NoSchedule taint를 거는 "
-        "자동화"
-        "(NVSentinel, Autopilot, 클라우드 자동 복구, 간단한 컨트롤러)를 두고, 고친 뒤에만 풀어 주세요.",
+        "자동화(NVSentinel, Autopilot, 클라우드 자동 복구, 간단한 컨트롤러)를 두고, 고친 뒤에만 풀어 "
+        "주세요.",
         "Automate a cordon or NoSchedule taint when a GPU fault condition or an Autopilot EVICT label "
-        "appears "
-        "(NVSentinel, Autopilot, cloud auto-repair, or a small controller) and lift it only after repair.",
+        "appears (NVSentinel, Autopilot, cloud auto-repair, or a small controller) and lift it only after "
+        "repair.",
     ),
     decides=text(
         "GPU 노드의 GPU 관련 condition(문제형은 True, Ready형은 False)과 건강 검사 라벨(EVICT, ERR)을 "
-        "보고, 나쁜 신호가 "
-        "있는데 cordon도 GPU 전용이 아닌 NoSchedule/NoExecute taint도 없으면 실패입니다.",
+        "보고, 나쁜 신호가 있는데 cordon도 GPU 전용이 아닌 NoSchedule/NoExecute taint도 없으면 실패입니다.",
         "Reads GPU conditions (problem types True, readiness types False) and health-check labels (EVICT, "
-        "ERR); a "
-        "node with a bad signal that is neither cordoned nor tainted NoSchedule/NoExecute (beyond "
-        "GPU-dedication "
-        "taints) fails.",
+        "ERR); a node with a bad signal that is neither cordoned nor tainted NoSchedule/NoExecute (beyond "
+        "GPU-dedication taints) fails.",
     ),
     incidents=("opt-2021-11-thanksgiving-restarts-buffer-nodes", "opt-2021-11-175b-early-hardware-restarts"),
     needs=("Node",),

@@ -167,6 +167,41 @@ def kueue() -> list[Obj]:
     ]
 
 
+def serving() -> list[Obj]:
+    labels = {"app": "llama-8b-chat"}
+    container = {
+        "name": "vllm",
+        "image": "vllm/vllm-openai:v0.6.3",
+        "args": ["--model", "meta-llama/Llama-3.1-8B-Instruct", "--tensor-parallel-size", "2"],
+        "resources": {"limits": {"nvidia.com/gpu": "2"}},
+        "volumeMounts": [{"name": "dshm", "mountPath": "/dev/shm"}],
+    }
+    deployment = {
+        "apiVersion": "apps/v1",
+        "kind": "Deployment",
+        "metadata": meta("llama-8b-chat", "serving", **labels),
+        "spec": {
+            "replicas": 2,
+            "selector": {"matchLabels": labels},
+            "template": {
+                "metadata": {"labels": labels},
+                "spec": {
+                    "tolerations": [GPU_TOLERATION],
+                    "containers": [container],
+                    "volumes": [{"name": "dshm", "emptyDir": {"medium": "Memory", "sizeLimit": "8Gi"}}],
+                },
+            },
+        },
+    }
+    budget = {
+        "apiVersion": "policy/v1",
+        "kind": "PodDisruptionBudget",
+        "metadata": meta("llama-8b-chat", "serving"),
+        "spec": {"maxUnavailable": 1, "selector": {"matchLabels": labels}},
+    }
+    return [deployment, budget]
+
+
 def namespaces() -> list[Obj]:
     names = (
         "kube-system",
@@ -190,5 +225,6 @@ def workload_objects(gpu_nodes: list[str]) -> list[Obj]:
         jobset(),
         pytorchjob(),
         *jobs(),
+        *serving(),
         *kueue(),
     ]

@@ -14,7 +14,7 @@ from typing import Any
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot, kind_key
 
 SECRETS_NOTE = "Secrets are never read: any Secret object in the input was dropped unread."
-_SECRET_KINDS = frozenset({"Secret", "SecretList"})
+SECRET_KINDS = frozenset({"Secret", "SecretList"})
 _LIST_SUFFIX = "List"
 
 
@@ -71,7 +71,7 @@ class Intake:
         list_kind = str(document["kind"])
         item_kind = list_kind[: -len(_LIST_SUFFIX)] if list_kind != _LIST_SUFFIX else ""
         api_version = document.get("apiVersion") if isinstance(document.get("apiVersion"), str) else ""
-        if item_kind and item_kind not in _SECRET_KINDS and api_version:
+        if item_kind and item_kind not in SECRET_KINDS and api_version:
             key = kind_key(api_version, item_kind)
             self.snapshot.coverage.setdefault(key, KindCoverage(Coverage.read))
         for item in document["items"]:
@@ -85,7 +85,7 @@ class Intake:
         if isinstance(obj, dict) and is_list(obj):
             self.add_list(obj, origin, line)
             return
-        if isinstance(obj, dict) and obj.get("kind") in _SECRET_KINDS:
+        if isinstance(obj, dict) and obj.get("kind") in SECRET_KINDS:
             self.secrets_dropped += 1
             return
         problem = _problem(obj)

@@ -4,17 +4,26 @@ Many files and folders merge into one Snapshot. Kinds present are `read`; a type
 (`JobSetList` with no items) still says its kind was read. Kinds in no file stay `not-collected`
 unless a kubegap snapshot recorded why they are missing (forbidden, absent, failed).
 A snapshot is machine output, so any file that cannot be parsed is a one-line InputError.
+
+A JSON List or kubegap snapshot is streamed a window of items at a time and each object compacted
+(see `_stream` and `_compact`), so a dump of a large cluster costs about twice its size in memory
+instead of nine times. Any other file, or one the stream cannot read, is parsed whole as before.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import gc
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot
 from kubegap.checker.snapshot_file import is_snapshot_document, snapshot_header
 from kubegap.checker.sources._files import expand_paths, read_documents
-from kubegap.checker.sources._intake import Intake, is_list
+from kubegap.checker.sources._compact import Compactor
+from kubegap.checker.sources._intake import SECRET_KINDS, Intake, is_list
+from kubegap.checker.sources._stream import NotStreamable, item_stream
 from kubegap.errors import InputError
 
 
@@ -40,6 +49,68 @@ def _merge_header(target: Snapshot, header: Snapshot) -> None:
         target.notes.append(f"snapshot originally from {header.source}")
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No garbage collection while loading: the objects form no cycles, and each pass over the
+    growing snapshot would cost more than the whole parse."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _add_document(snapshot: Snapshot, intake: Intake, data: Any, path: str) -> None:
+    if is_snapshot_document(data):
+        _merge_header(snapshot, snapshot_header(data, path))
+        for item in data.get("items") or []:
+            intake.add(item, "")
+    elif isinstance(data, dict) and (is_list(data) or "kind" in data):
+        intake.add(data, "")
+    else:
+        raise InputError(f"{path}: not a Kubernetes object, List or kubegap snapshot")
+
+
+def _is_secret(item: object, list_kind: object) -> bool:
+    """A Secret by its own kind, or an item without kind in a SecretList."""
+    if not isinstance(item, dict):
+        return False
+    kind = item.get("kind")
+    return kind in SECRET_KINDS or (kind is None and list_kind == "SecretList")
+
+
+def _stream_file(snapshot: Snapshot, intake: Intake, path: Path) -> bool:
+    """Stream one JSON List or kubegap snapshot into the intake; False when it must be read whole.
+
+    Items are held back until the members after `items` are read (kubectl writes `kind` after
+    them), then handed to the intake exactly as a whole-file read would; nothing reaches the intake
+    from a file that turns out not to stream.
+    """
+    compactor = Compactor()
+    staged: list[Any] = []
+    secrets = 0
+    try:
+        with item_stream(path) as stream:
+            list_kind = stream.head.get("kind")
+            for window in stream.windows():
+                for item in window:
+                    if _is_secret(item, list_kind):
+                        secrets += 1
+                    else:
+                        staged.append(compactor.compact(item))
+            document = stream.document()
+    except NotStreamable:
+        return False
+    if not (is_snapshot_document(document) or is_list(document)):
+        return False  # a single object that happens to have an `items` field
+    document["items"] = staged
+    _add_document(snapshot, intake, document, str(path))
+    intake.secrets_dropped += secrets
+    return True
+
+
 def load_snapshot_files(paths: Sequence[str | Path]) -> Snapshot:
     """Read snapshot files and folders (.json, .yaml, .yml, optionally .gz) into one Snapshot."""
     if not paths:
@@ -47,20 +118,16 @@ def load_snapshot_files(paths: Sequence[str | Path]) -> Snapshot:
     snapshot = Snapshot(mode="snapshot", source=describe_paths("snapshot", paths))
     intake = Intake(snapshot)
     documents = 0
-    for path, _explicit in expand_paths(paths):
-        for document in read_documents(path):
-            if document.data is None:
+    with _collector_paused():
+        for path, _explicit in expand_paths(paths):
+            if _stream_file(snapshot, intake, path):
+                documents += 1
                 continue
-            documents += 1
-            if is_snapshot_document(document.data):
-                header = snapshot_header(document.data, document.path)
-                _merge_header(snapshot, header)
-                for item in document.data.get("items") or []:
-                    intake.add(item, "")
-            elif isinstance(document.data, dict) and (is_list(document.data) or "kind" in document.data):
-                intake.add(document.data, "")
-            else:
-                raise InputError(f"{path}: not a Kubernetes object, List or kubegap snapshot")
+            for document in read_documents(path):
+                if document.data is None:
+                    continue
+                documents += 1
+                _add_document(snapshot, intake, document.data, document.path)
     if documents == 0:
         raise InputError(f"{describe_paths('snapshot', paths).split(': ', 1)[1]}: empty, no objects found")
     # Secrets are listed as never read even when a kubegap snapshot said otherwise.

@@ -1,0 +1,85 @@
+"""GPU serving replicas without a PodDisruptionBudget all go down together when their nodes are upgraded."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from kubegap.checker.check import CheckMeta
+from kubegap.checker.checks._common import failed, gpu_workloads, text, unknown, workload_verdicts
+from kubegap.checker.extract import dig, integer, mapping, selector_matches
+from kubegap.checker.finding import Finding, Severity
+from kubegap.checker.snapshot import Coverage, Snapshot
+
+PDB = "policy/PodDisruptionBudget"
+SERVING_KINDS = ("apps/Deployment", "apps/StatefulSet")
+
+CHECK = CheckMeta(
+    id="gpu-serving-pdb-missing",
+    area="fleet-change",
+    severity=Severity.medium,
+    title=text(
+        "GPU 서빙 워크로드에 PodDisruptionBudget이 없음",
+        "GPU serving workloads without a PodDisruptionBudget",
+    ),
+    why=text(
+        "노드 업그레이드와 drain은 PodDisruptionBudget만 보고 속도를 조절합니다. PDB가 없으면 자동 "
+        "업그레이드가 한 풀의 모델 서빙 노드를 한꺼번에 비울 수 있습니다. GitHub Copilot은 자동화된 노드 "
+        "업그레이드가 리전마다 모델 서빙 노드를 교체하는 동안 그 리전이 약 12분씩 서비스를 못 하는 부분 "
+        "장애를 차례로 겪었습니다.",
+        "Node upgrades and drains pace themselves only by PodDisruptionBudgets. Without one, an automated "
+        "upgrade can empty a pool's model-serving nodes at once. GitHub Copilot had a string of partial "
+        "outages, about 12 minutes per region, while an automated process upgraded each region's "
+        "model-serving nodes.",
+    ),
+    remediation=text(
+        "GPU를 쓰는 Deployment·StatefulSet마다 maxUnavailable: 1(또는 minAvailable로 최소 용량)을 둔 PDB를 "
+        "만들고, GPU 노드 풀 업그레이드가 PDB를 지키는 방식(surge, drain)인지 확인하세요.",
+        "Give every GPU Deployment and StatefulSet a PDB with maxUnavailable: 1 (or a minAvailable that "
+        "keeps minimum capacity), and make sure GPU pool upgrades honour PDBs (surge, drain).",
+    ),
+    decides=text(
+        "GPU를 요청하고 replicas가 2 이상인 Deployment·StatefulSet마다, 같은 네임스페이스에 그 파드 "
+        "레이블을 고르는 PDB가 없으면 실패입니다. PDB를 읽을 수 없으면 알 수 없음입니다.",
+        "Fails each Deployment or StatefulSet that requests GPUs with 2 or more replicas when no PDB in "
+        "its namespace selects its pod labels. If PDBs could not be read, the result is unknown.",
+    ),
+    incidents=("github-copilot-2023-10-model-node-auto-upgrade",),
+    needs=(),
+    optional=(*SERVING_KINDS, PDB),
+    components=("inference-serving", "deployment-pipeline"),
+    references=(
+        "https://kubernetes.io/docs/tasks/run-application/configure-pdb/",
+        "https://github.com/zegl/kube-score/blob/master/README_CHECKS.md",
+    ),
+)
+
+
+def run(snapshot: Snapshot) -> Iterator[Finding]:
+    chosen = [
+        w
+        for w in gpu_workloads(snapshot)
+        if w.kind_key in SERVING_KINDS and integer(dig(w.obj, "spec", "replicas"), 1) >= 2
+    ]
+    coverage = snapshot.status_of(PDB).status
+    if chosen and coverage not in (Coverage.read, Coverage.absent):
+        yield unknown(CHECK, None, f"PodDisruptionBudgets could not be read ({coverage.value})")
+        return
+    budgets = [
+        (str(dig(pdb, "metadata", "namespace") or ""), dig(pdb, "spec", "selector"))
+        for pdb in snapshot.of(PDB)
+        if dig(pdb, "spec", "selector")
+    ]
+    problems = []
+    for workload in chosen:
+        labels = {
+            str(k): str(v)
+            for k, v in mapping(dig(workload.obj, "spec", "template", "metadata", "labels")).items()
+        }
+        namespace = workload.owner.namespace
+        if not any(ns == namespace and selector_matches(labels, selector) for ns, selector in budgets):
+            replicas = integer(dig(workload.obj, "spec", "replicas"), 1)
+            problems.append(
+                failed(CHECK, workload.owner, f"{replicas} GPU replicas with no PodDisruptionBudget")
+            )
+    subject = "multi-replica GPU serving workloads"
+    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), subject, SERVING_KINDS)

@@ -1,0 +1,98 @@
+"""Where the library index lives and when it is rebuilt, so nobody ever runs a build step.
+
+`Library.open` fingerprints the knowledge files (their names and bytes, plus the source of the indexing
+code and of the model the stored documents follow) and compares it with the fingerprint in the index's
+`meta` table. When they differ it builds a new index into a temporary file beside the old one and
+renames it into place, which is atomic: another process sees the old index or the new one, never half
+of one, and a process that has the old one open keeps reading it. The default location is a per-user
+cache file keyed by the knowledge folder (`$XDG_CACHE_HOME/kubegap/library-<hash>.sqlite3`),
+`$KUBEGAP_DB` overrides it (`:memory:` allowed), and when the cache folder cannot be written the index
+is built in memory instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import sqlite3
+import tempfile
+from pathlib import Path
+
+from kubegap.knowledge import model
+from kubegap.knowledge.loader import Knowledge
+from kubegap.library import analysis, index, signatures
+
+DB_ENV = "KUBEGAP_DB"
+MEMORY = ":memory:"
+
+
+def fingerprint(root: Path) -> str:
+    """Names and bytes of every knowledge file, of the indexing code and of the model the stored
+    documents follow: any change means a rebuild."""
+    digest = hashlib.sha256(index.FORMAT.encode())
+    for module in (analysis, signatures, model):
+        digest.update(Path(module.__file__ or "").read_bytes())
+    digest.update(Path(index.__file__ or "").read_bytes())
+    for folder in ("taxonomy", "incidents", "studies"):
+        for path in sorted((root / folder).glob("*.yaml")) if (root / folder).is_dir() else []:
+            digest.update(f"\0{folder}/{path.name}\0".encode())
+            with contextlib.suppress(OSError):
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def default_location(root: Path) -> str:
+    """$KUBEGAP_DB, else the per-user cache file for this knowledge folder."""
+    override = os.environ.get(DB_ENV)
+    if override:
+        return override
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kubegap"
+    key = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
+    return str(cache / f"library-{key}.sqlite3")
+
+
+def connect(location: str, *, read_only: bool) -> sqlite3.Connection:
+    if location == MEMORY:
+        connection = sqlite3.connect(MEMORY, check_same_thread=False)
+    else:
+        mode = "ro" if read_only else "rwc"
+        uri = f"{Path(location).resolve().as_uri()}?mode={mode}"
+        connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
+    connection.execute("PRAGMA temp_store = MEMORY")
+    connection.execute("PRAGMA cache_size = -32768")
+    return connection
+
+
+def stored_fingerprint(location: str) -> str | None:
+    """The fingerprint an existing index was built from, or None when there is no usable index."""
+    if location == MEMORY or not Path(location).is_file():
+        return None
+    try:
+        connection = connect(location, read_only=True)
+        try:
+            row = connection.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+        finally:
+            connection.close()
+    except sqlite3.Error:
+        return None
+    return row[0] if row else None
+
+
+def build_file(knowledge: Knowledge, location: str, print_: str) -> None:
+    """Build into a temporary file in the same folder, then rename it over `location` atomically."""
+    folder = Path(location).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=".library-", suffix=".tmp", dir=folder)
+    os.close(handle)
+    try:
+        connection = sqlite3.connect(temporary)
+        try:
+            index.build(connection, knowledge, print_)
+        finally:
+            connection.close()
+        os.replace(temporary, location)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
