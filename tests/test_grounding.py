@@ -12,7 +12,9 @@ CHECKS = all_checks()
 
 def test_every_cited_incident_exists() -> None:
     known = {incident.id for incident in KNOWLEDGE.incidents}
-    missing = sorted({(check.id, cited) for check in CHECKS for cited in check.meta.incidents if cited not in known})
+    missing = sorted(
+        {(check.id, cited) for check in CHECKS for cited in check.meta.incidents if cited not in known}
+    )
     assert missing == []
 
 
@@ -23,10 +25,19 @@ def test_every_incident_has_checks_or_says_why_not() -> None:
         for incident in KNOWLEDGE.incidents
         if incident.id not in cited and incident.cluster_visibility is None
     )
-    assert silent == [], "incidents with neither a citing check nor a cluster_visibility note: " + ", ".join(silent)
+    assert silent == [], "incidents with neither a citing check nor a cluster_visibility note: " + ", ".join(
+        silent
+    )
 
 
 def test_there_are_thirty_checks_in_six_areas() -> None:
     assert len(CHECKS) >= 30
     areas = {check.meta.area for check in CHECKS}
-    assert areas >= {"gpu-health", "gpu-stack", "training-jobs", "fleet-change", "control-plane", "networking"}
+    assert areas >= {
+        "gpu-health",
+        "gpu-stack",
+        "training-jobs",
+        "fleet-change",
+        "control-plane",
+        "networking",
+    }

@@ -19,6 +19,10 @@ _LABELS: dict[str, tuple[str, str]] = {
     "search": ("검색", "Search"),
     "no-results": ("조건에 맞는 사례가 없습니다.", "No incidents match."),
     "recurring-components": ("가장 많이 나오는 구성 요소", "Most recurring components"),
+    "relaxed-search": (
+        "모든 단어가 들어간 사례는 없어, 단어가 많이 겹치는 사례부터 보여 줍니다.",
+        "No incident contains every word; showing those that share the most, best first.",
+    ),
     "facet.cause": ("원인", "Cause"),
     "facet.component": ("구성 요소", "Component"),
     "facet.symptom": ("증상", "Symptom"),

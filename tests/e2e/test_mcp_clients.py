@@ -115,6 +115,24 @@ def test_inspector_calls_a_tool_and_sees_tool_errors(tmp_path: Path) -> None:
     assert "Traceback" not in failed.stdout + failed.stderr
 
 
+def test_inspector_reads_a_resource_and_gets_the_prompt(tmp_path: Path) -> None:
+    read = inspector(tmp_path, "--method", "resources/read", "--uri", "kubegap://checks/kured-reboot-safety")
+    assert read.returncode == 0, read.stderr[-2000:]
+    content = json.loads(read.stdout)["contents"][0]
+    assert content["mimeType"] == "text/markdown" and content["text"].startswith("# ")
+    prompt = inspector(
+        tmp_path,
+        "--method",
+        "prompts/get",
+        "--prompt-name",
+        "cluster_gap_review",
+        "--prompt-args",
+        "context=prod",
+    )
+    assert prompt.returncode == 0, prompt.stderr[-2000:]
+    assert "scan_cluster(context='prod')" in json.loads(prompt.stdout)["messages"][0]["content"]["text"]
+
+
 # ---- Claude Code -----------------------------------------------------------------------------------------
 
 

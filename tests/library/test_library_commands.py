@@ -41,6 +41,7 @@ def test_list_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
         "end",
         "page_count",
         "range",
+        "relaxed",
         "hits",
         "facets",
         "recurring_components",

@@ -79,6 +79,10 @@ async def test_scan_cluster_reads_only_and_names_kubeconfig_and_context(
     failing = {check["id"] for check in summary["checks_needing_attention"] if check["status"] == "fail"}
     assert "gpu-health-agent" in failing  # gpu-2 runs no dcgm-exporter pod
     assert HF not in result_text(result)
+    page = await client.call_tool(
+        "get_findings", {"scan_id": summary["scan_id"], "check_id": "gpu-health-agent", "status": "fail"}
+    )
+    assert [finding["object"] for finding in page.structured_content["findings"]] == ["Node/gpu-2"]
     _assert_read_only(emulator)
 
 

@@ -55,6 +55,7 @@ def search_result(result: SearchResult) -> dict[str, Any]:
         "end": result.end,
         "page_count": result.page_count,
         "range": result_range(result.total, result.start, result.end, lang),
+        "relaxed": result.relaxed,
         "hits": [
             {
                 **incident_summary(hit.incident, lang),

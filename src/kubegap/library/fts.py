@@ -25,8 +25,12 @@ def _conjunction(words: list[str]) -> str | None:
     return terms[0] if len(terms) == 1 else "(" + " AND ".join(terms) + ")"
 
 
-def match_expression(text: str, glossary: Glossary | None = None) -> str | None:
-    """The MATCH expression for a query, or None when nothing in it can be searched."""
+def match_expression(text: str, glossary: Glossary | None = None, *, any_group: bool = False) -> str | None:
+    """The MATCH expression for a query, or None when nothing in it can be searched.
+
+    `any_group` joins the word groups with OR instead of AND: the relaxed second try for a long pasted
+    text (a log excerpt, a paragraph) that no incident matches word for word.
+    """
     words = query_words(text)
     glossary = glossary or Glossary()
     groups: list[str] = []
@@ -44,4 +48,12 @@ def match_expression(text: str, glossary: Glossary | None = None) -> str | None:
             if group not in groups:
                 groups.append(group)
         position += max(length, 1)
-    return " AND ".join(groups) if groups else None
+    if not groups:
+        return None
+    return (" OR " if any_group else " AND ").join(groups)
+
+
+def group_count(text: str) -> int:
+    """How many separately searched words a text has (glossary phrases count once): long texts get a
+    relaxed retry when nothing matches them all."""
+    return len({term.fts() for word in query_words(text) if (term := word_term(word)) is not None})

@@ -6,6 +6,8 @@ Incident models are read from the index only for the rows a page shows, then kep
 
 from __future__ import annotations
 
+import dataclasses
+
 import itertools
 import json
 import math
@@ -167,6 +169,8 @@ class Library:
                 query.text, scored=sort == "relevance", facet_clause=clause, allowed=results
             )
             results &= matches.mask
+            if matches.relaxed:
+                sort = "relevance"  # a relaxed match is only useful best first
         total = results.bit_count()
         page_count = max(1, math.ceil(total / query.per_page))
         page = min(query.page, page_count)
@@ -183,7 +187,7 @@ class Library:
             if self._ids[rowid] in incidents
         )
         return SearchResult(
-            query=query if page == query.page else query.with_page(page),
+            query=self._as_run(query, page, sort),
             total=total,
             start=offset + 1 if hits else 0,
             end=offset + len(hits) if hits else 0,
@@ -191,7 +195,17 @@ class Library:
             facets=self.facets.for_results(query, results),
             recurring_components=self.facets.recurring(query, results),
             page_count=page_count,
+            relaxed=matches.relaxed,
         )
+
+    @staticmethod
+    def _as_run(query: SearchQuery, page: int, sort: str) -> SearchQuery:
+        """The query as it was actually run: the page clamped into range, relevance for relaxed text."""
+        if page != query.page:
+            query = query.with_page(page)
+        if query.text and sort == "relevance" and query.sort != "relevance":
+            query = dataclasses.replace(query, sort="relevance")
+        return query
 
     def facet_overview(self, lang: str = "ko") -> dict[str, tuple[FacetValue, ...]]:
         """Every term of every facet with its rolled-up count over the whole library, zeros included."""

@@ -12,10 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from kubegap.library import bitsets, signatures, sql
-from kubegap.library.fts import match_expression
+from kubegap.library.fts import group_count, match_expression
 from kubegap.library.glossary import Glossary
 
 Runner = Callable[[sql.Statement], list[tuple]]
+
+# A text of at least this many words that matches no incident word for word is retried with any word
+# matching, ranked by bm25; shorter texts keep their strict meaning (two words mean both words).
+RELAXED_FROM_WORDS = 5
 
 
 @dataclass(frozen=True)
@@ -24,6 +28,7 @@ class TextMatches:
     ranked: list[int]  # when scored: matching rowids, signature matches first, then best bm25 first
     scores: dict[int, float]  # bm25 (lower is better) or SIGNATURE_SCORE; empty when not scored
     signatures: dict[int, list[str]]  # rowid -> the signatures the text contains
+    relaxed: bool = False  # no incident had every word: these match some of them, best first
 
 
 def match_text(
@@ -42,29 +47,36 @@ def match_text(
     narrow the matches inside FTS5 itself, so bm25 is computed, and rows are handed to Python, only
     for incidents that pass them.
     """
-    rows: list[tuple] = []
-    match = match_expression(text, glossary)
-    if match is not None:
-        if facet_clause:
-            # No column filter on the text part: it costs a position-list check per row, and the only
-            # words in the `facets` column are tokens like `kgf1t12` that no reader types by chance.
-            match = f"({match}) AND {facet_clause}"
-        try:
-            rows = run(sql.text_matches(match, scored=scored))
-        except sqlite3.OperationalError:
-            # fts.py quotes every word, so FTS5 should never reject an expression; if it still
-            # does, the text matches nothing rather than failing the page.
-            rows = []
+    rows = _fts_rows(run, match_expression(text, glossary), facet_clause, scored=scored)
     found: dict[int, list[str]] = {}
     pasted = signatures.words(text)
     if pasted:
         for rowid, signature_text, pattern in run(sql.signature_candidates(pasted)):
             if allowed >> rowid & 1 and signatures.occurs_in(pattern.split(" "), pasted):
                 found.setdefault(rowid, []).append(signature_text)
+    relaxed = False
+    if not rows and not found and group_count(text) >= RELAXED_FROM_WORDS:
+        rows = _fts_rows(run, match_expression(text, glossary, any_group=True), facet_clause, scored=True)
+        relaxed, scored = bool(rows), True
     mask = bitsets.mask_of([*found, *(row[0] for row in rows)], size)
     if not scored:
         return TextMatches(mask, [], {}, found)  # newest/oldest pages walk the bit set instead
     scores: dict[int, float] = dict(rows)
     scores.update(dict.fromkeys(found, sql.SIGNATURE_SCORE))
     ranked = [*sorted(found, reverse=True), *(row[0] for row in rows if row[0] not in found)]
-    return TextMatches(mask, ranked, scores, found)
+    return TextMatches(mask, ranked, scores, found, relaxed)
+
+
+def _fts_rows(run: Runner, match: str | None, facet_clause: str | None, *, scored: bool) -> list[tuple]:
+    if match is None:
+        return []
+    if facet_clause:
+        # No column filter on the text part: it costs a position-list check per row, and the only
+        # words in the `facets` column are tokens like `kgf1t12` that no reader types by chance.
+        match = f"({match}) AND {facet_clause}"
+    try:
+        return run(sql.text_matches(match, scored=scored))
+    except sqlite3.OperationalError:
+        # fts.py quotes every word, so FTS5 should never reject an expression; if it still does,
+        # the text matches nothing rather than failing the page.
+        return []

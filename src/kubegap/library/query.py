@@ -163,6 +163,7 @@ class SearchResult:
     facets: dict[str, tuple[FacetValue, ...]]  # every facet in FACETS, values with count > 0 or selected
     recurring_components: tuple[FacetValue, ...]  # components most often tagged in the whole result set
     page_count: int
+    relaxed: bool = False  # no incident had every word of a long text; hits have some of them, best first
 
     @property
     def incidents(self) -> list[Incident]:

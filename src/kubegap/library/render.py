@@ -30,6 +30,8 @@ def _pick(pair: tuple[str, str], lang: str) -> str:
 def search_result(result: SearchResult, library: Library) -> RenderableType:
     lang = result.query.lang
     heading = Text(result_range(result.total, result.start, result.end, lang), style="bold")
+    if result.relaxed:
+        heading.append("\n" + label("relaxed-search", lang), style="italic")
     if not result.hits:
         return Group(heading, Text(label("no-results", lang)))
     table = Table(show_lines=False, expand=False)

@@ -168,3 +168,15 @@ def uses_pytorch_nccl(workload: Workload) -> bool:
     if workload.kind_key == "kubeflow.org/PyTorchJob":
         return True
     return any(word in command_words(workload) for word in _TORCH_WORDS)
+
+
+def is_benchmark(workload: Workload) -> bool:
+    """Benchmarks and burn-in runs keep no state worth checkpointing and read no training data."""
+    return any(
+        word in command_words(workload) + " " + workload.owner.name.lower() for word in ("benchmark", "burn")
+    )
+
+
+def is_burn_in(workload: Workload) -> bool:
+    """GPU stress tests (gpu-burn and the like): each GPU is driven alone, no NCCL, no data loader."""
+    return "burn" in command_words(workload) + " " + workload.owner.name.lower()

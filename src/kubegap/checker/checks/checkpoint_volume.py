@@ -6,9 +6,15 @@ import re
 from collections.abc import Iterator
 
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, merged_env, text, workload_verdicts
+from kubegap.checker.checks._common import (
+    failed,
+    gpu_workloads,
+    is_benchmark,
+    merged_env,
+    text,
+    workload_verdicts,
+)
 from kubegap.checker.extract import WORKLOAD_KINDS, containers, items, strings
-from kubegap.checker.extract.podspec import command_line
 from kubegap.checker.extract.workloads import Workload
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
@@ -81,15 +87,6 @@ CHECK = CheckMeta(
         "https://kubernetes.io/docs/concepts/storage/persistent-volumes/",
     ),
 )
-
-
-def is_benchmark(workload: Workload) -> bool:
-    """Benchmarks and burn-in runs keep no state worth checkpointing."""
-    words = [workload.owner.name]
-    for template in workload.templates:
-        words += [word for container in containers(template.spec) for word in command_line(container)]
-        words += [str(container.get("image") or "") for container in containers(template.spec)]
-    return any("benchmark" in word.lower() or "burn" in word.lower() for word in words)
 
 
 def has_durable_target(workload: Workload) -> bool:

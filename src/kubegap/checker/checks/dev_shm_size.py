@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, text, uses_gloo, workload_verdicts
+from kubegap.checker.checks._common import (
+    failed,
+    gpu_workloads,
+    is_benchmark,
+    is_burn_in,
+    text,
+    uses_gloo,
+    workload_verdicts,
+)
 from kubegap.checker.extract import WORKLOAD_KINDS, shm_size_bytes
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
@@ -38,10 +46,12 @@ CHECK = CheckMeta(
     decides=text(
         "GPU를 2개 이상 요청하는 파드 템플릿이나 여러 노드 학습 템플릿에 메모리 emptyDir /dev/shm이 없거나 "
         "1GiB 미만이고 hostIPC도 아니면 실패입니다. KubeRay와 TrainJob은 그 컨트롤러가 정하므로, gloo "
-        "백엔드 작업은 NCCL 공유 메모리를 쓰지 않으므로 건너뜁니다.",
+        "백엔드 작업과 gpu-burn 같은 스트레스 테스트, 파드당 GPU 하나인 벤치마크는 NCCL 공유 메모리도 "
+        "데이터 로더도 쓰지 않으므로 건너뜁니다.",
         "Fails a pod template that requests 2+ GPUs, or belongs to multi-node training, when it has no "
-        "memory emptyDir at /dev/shm (or one under 1 GiB) and is not hostIPC. KubeRay and TrainJob are "
-        "skipped (their controllers decide), and so are gloo-backend jobs, which use no NCCL shared memory.",
+        "memory emptyDir at /dev/shm (or one under 1 GiB) and is not hostIPC. Skipped: KubeRay and "
+        "TrainJob (their controllers decide), and gloo-backend jobs, GPU stress tests such as gpu-burn and "
+        "one-GPU-per-pod benchmarks, which use neither NCCL shared memory nor a data loader.",
     ),
     incidents=("bloom-2022-05-18-dataloader-deadlock",),
     needs=(),
@@ -55,12 +65,17 @@ CHECK = CheckMeta(
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = [w for w in gpu_workloads(snapshot) if w.kind_key not in SKIPPED and not uses_gloo(w)]
+    chosen = [
+        w
+        for w in gpu_workloads(snapshot)
+        if w.kind_key not in SKIPPED and not uses_gloo(w) and not is_burn_in(w)
+    ]
     problems = []
     for workload in chosen:
         for template in workload.templates:
             if (
                 template.gpus == 0
+                or (template.gpus < 2 and is_benchmark(workload))
                 or (template.gpus < 2 and not workload.distributed)
                 or template.spec.get("hostIPC") is True
             ):

@@ -26,10 +26,12 @@ CHECK = CheckMeta(
         "real faults are hidden along with the false ones.",
     ),
     remediation=text(
-        "전체를 끄지 말고, 무해한 XID 번호만 골라 DP_DISABLE_HEALTHCHECKS에 나열하세요(예: "
-        "13,31,43,45,68). GPU Operator라면 ClusterPolicy의 devicePlugin.env에서 고치세요.",
-        "Do not switch it off wholesale: list only the harmless XID numbers in DP_DISABLE_HEALTHCHECKS "
-        "(e.g. 13,31,43,45,68). With the GPU Operator, fix it in the ClusterPolicy's devicePlugin.env.",
+        "전체를 끄지 말고, 여러분의 장비에서 무해하다고 확인한 XID 번호만 DP_DISABLE_HEALTHCHECKS에 "
+        "나열하세요(플러그인은 13, 31, 43, 45, 68을 이미 건너뜁니다). GPU Operator라면 ClusterPolicy의 "
+        "devicePlugin.env에서 고치세요.",
+        "Do not switch it off wholesale: list in DP_DISABLE_HEALTHCHECKS only the extra XID numbers you "
+        "have confirmed harmless on your hardware (the plugin already skips 13, 31, 43, 45 and 68). With "
+        "the GPU Operator, fix it in the ClusterPolicy's devicePlugin.env.",
     ),
     decides=text(
         "디바이스 플러그인 DaemonSet의 컨테이너 env와 ClusterPolicy의 devicePlugin.env에서 "

@@ -87,6 +87,15 @@ def _node(name: str, index: int) -> dict[str, Any]:
             "capacity": capacity,
             "allocatable": allocatable,
             "conditions": [_condition("Ready", "True", "KubeletReady")],
+            "images": [
+                {"names": ["nvcr.io/nvidia/pytorch:24.10-py3"], "sizeBytes": 21_311_045_632},
+                {
+                    "names": ["nvcr.io/nvidia/k8s/dcgm-exporter:3.3.8-3.6.0-ubuntu22.04"],
+                    "sizeBytes": 1_191_182_336,
+                },
+            ]
+            if gpu
+            else [],
             "nodeInfo": {  # the node left behind by the driver upgrade also missed the last re-image
                 "osImage": "Ubuntu 22.04.4 LTS" if gpu and index == 5 else "Ubuntu 22.04.5 LTS",
                 "kernelVersion": "5.15.0-1068-aws" if gpu and index == 5 else "5.15.0-1072-aws",

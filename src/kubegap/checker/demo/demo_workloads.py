@@ -215,6 +215,41 @@ def namespaces() -> list[Obj]:
     return [{"apiVersion": "v1", "kind": "Namespace", "metadata": meta(name)} for name in names]
 
 
+def training_pods(gpu_nodes: list[str]) -> list[Obj]:
+    """The JobSet's four workers, running on the first four GPU nodes (what a live read would show)."""
+    pods = []
+    for index, node in enumerate(gpu_nodes[:4]):
+        job = f"llama-70b-pretrain-workers-{index}"
+        pods.append(
+            {
+                "apiVersion": "v1",
+                "kind": "Pod",
+                "metadata": {
+                    **meta(
+                        f"{job}-0-x7k2q",
+                        "research",
+                        **{"jobset.sigs.k8s.io/jobset-name": "llama-70b-pretrain"},
+                    ),
+                    "ownerReferences": [
+                        {"apiVersion": "batch/v1", "kind": "Job", "name": job, "controller": True}
+                    ],
+                },
+                "spec": {
+                    "nodeName": node,
+                    "containers": [
+                        {
+                            "name": "trainer",
+                            "image": TRAINING_IMAGE,
+                            "resources": {"limits": {"nvidia.com/gpu": "8"}},
+                        }
+                    ],
+                },
+                "status": {"phase": "Running"},
+            }
+        )
+    return pods
+
+
 def workload_objects(gpu_nodes: list[str]) -> list[Obj]:
     """Every non-Node object of the demo cluster, in a fixed order."""
     return [
@@ -223,6 +258,7 @@ def workload_objects(gpu_nodes: list[str]) -> list[Obj]:
         *telemetry_and_apf(),
         *os_updates_and_dns(gpu_nodes),
         jobset(),
+        *training_pods(gpu_nodes),
         pytorchjob(),
         *jobs(),
         *serving(),

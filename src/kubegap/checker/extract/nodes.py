@@ -55,6 +55,7 @@ class NodeView:
     gpu_allocatable: dict[str, int] = field(default_factory=dict)
     is_gpu: bool = False
     info: dict[str, Any] = field(default_factory=dict)  # status.nodeInfo: kernel, OS image, kubelet
+    largest_image: tuple[str, int] = ("", 0)  # name and size of the biggest image cached on the node
 
     @property
     def ready(self) -> str:
@@ -113,7 +114,20 @@ def node_view(obj: KubeObject) -> NodeView:
         gpu_allocatable=gpu_allocatable,
         is_gpu=is_gpu,
         info=mapping(status.get("nodeInfo")),
+        largest_image=_largest_image(status),
     )
+
+
+def _largest_image(status: dict[str, Any]) -> tuple[str, int]:
+    best = ("", 0)
+    for image in items(status.get("images")):
+        size = integer(image.get("sizeBytes"))
+        if size > best[1]:
+            names = [
+                name for name in image.get("names") or [] if isinstance(name, str) and "@sha256" not in name
+            ]
+            best = (names[0] if names else "(unnamed)", size)
+    return best
 
 
 def nodes(snapshot: Snapshot) -> list[NodeView]:

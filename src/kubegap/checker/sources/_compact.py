@@ -34,7 +34,7 @@ _UNTOUCHED = frozenset({"data", "stringData", "binaryData"})
 _SHAREABLE = (str, dict, list)
 # The table of values seen is emptied once its keys hold this many bytes: a value that repeats tends
 # to repeat nearby (the pods of one Job are listed together), and unique values must not pile up.
-TABLE_BYTES = 16 << 20
+TABLE_BYTES = 8 << 20
 
 
 class Compactor:
@@ -75,7 +75,7 @@ class Compactor:
         found = self._seen.get(key)
         if found is not None:
             return found
-        self._seen[key] = value
+        self._seen[bytes(memoryview(key))] = value  # a compact copy: orjson's result holds 4 KiB
         self._seen_bytes += len(key)
         if isinstance(value, dict):
             for inner, field in value.items():

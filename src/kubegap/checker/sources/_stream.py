@@ -25,17 +25,21 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, Protocol
 
 import orjson
 
 WINDOW = 2 << 20  # bytes of items parsed at once
 _GZIP_MAGIC = b"\x1f\x8b"
 _UTF8_BOM = b"\xef\xbb\xbf"
-_SPACE = re.compile(rb"[ \t\r\n]*")
+_SPACES = (b" ", b"\t", b"\r", b"\n")  # JSON's white space (b"" is not in it)
 _ITEMS_KEY = re.compile(rb'"items"[ \t\r\n]*:[ \t\r\n]*\[')
 _TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[][{}]', re.DOTALL)
 _KEY_CANDIDATES = 32  # nested "items" keys tried before the top-level one; more means a strange file
+
+
+class _Readable(Protocol):
+    def read(self, size: int = -1, /) -> bytes: ...
 
 
 class NotStreamable(Exception):
@@ -55,7 +59,7 @@ def _brackets(buffer: bytes, start: int, end: int) -> int:
 class ItemStream:
     """One JSON file's top-level `items`, in windows; `head` holds the members before `items`."""
 
-    def __init__(self, file: BinaryIO, window: int = WINDOW) -> None:
+    def __init__(self, file: _Readable, window: int = WINDOW) -> None:
         self._file = file
         self._window = window
         self._buffer = b""
@@ -69,7 +73,7 @@ class ItemStream:
     # -- reading --------------------------------------------------------------------------------
 
     def _fill(self, wanted: int) -> None:
-        """Have at least `wanted` unread bytes buffered (-1: all), or all that is left; drops what was read."""
+        """Buffer at least `wanted` unread bytes (-1: all), or all that is left; drops what was read."""
         if self._position:
             self._buffer = self._buffer[self._position :]
             self._dropped += self._position
@@ -91,7 +95,8 @@ class ItemStream:
     def _next_byte(self) -> bytes:
         """The next byte that is not white space (b'' at the end); the position is left on it."""
         while True:
-            self._position = _SPACE.match(self._buffer, self._position).end()
+            while self._buffer[self._position : self._position + 1] in _SPACES:
+                self._position += 1
             if self._position < len(self._buffer) or self._eof:
                 return self._buffer[self._position : self._position + 1]
             self._fill(self._window)
@@ -239,7 +244,7 @@ class ItemStream:
 
 
 @contextmanager
-def item_stream(path: Path, window: int = WINDOW) -> Iterator[ItemStream]:
+def item_stream(path: Path, window: int | None = None) -> Iterator[ItemStream]:
     """An ItemStream over the file, gunzipped when it starts with the gzip magic bytes.
 
     Raises NotStreamable when the file is not a JSON object with a top-level items array.
@@ -255,7 +260,7 @@ def item_stream(path: Path, window: int = WINDOW) -> Iterator[ItemStream]:
         except OSError:
             raise NotStreamable("unreadable") from None
         if not gzipped:
-            yield ItemStream(raw, window)
+            yield ItemStream(raw, window or WINDOW)
             return
         with gzip.GzipFile(fileobj=raw, mode="rb") as unzipped:
-            yield ItemStream(unzipped, window)
+            yield ItemStream(unzipped, window or WINDOW)

@@ -20,8 +20,8 @@ from typing import Any
 
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot
 from kubegap.checker.snapshot_file import is_snapshot_document, snapshot_header
-from kubegap.checker.sources._files import expand_paths, read_documents
 from kubegap.checker.sources._compact import Compactor
+from kubegap.checker.sources._files import expand_paths, read_documents
 from kubegap.checker.sources._intake import SECRET_KINDS, Intake, is_list
 from kubegap.checker.sources._stream import NotStreamable, item_stream
 from kubegap.errors import InputError

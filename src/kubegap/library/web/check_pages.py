@@ -13,6 +13,7 @@ from kubegap.errors import NotFoundError
 from kubegap.library.web import urls
 from kubegap.library.web.cards import TermLink, term_link
 from kubegap.library.web.checkbox import RunHow, run_instructions
+from kubegap.library.web.cluster_status import ClusterBadge, cluster_badges
 from kubegap.library.web.labels import t
 from kubegap.library.web.site import Site
 from kubegap.text import Lang
@@ -28,6 +29,7 @@ class CheckSummary:
     area: str
     area_label: str
     url: str
+    cluster: ClusterBadge | None = None  # the check's status in the scanned cluster, when there is a report
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +73,7 @@ class CheckPage:
     run: tuple[RunHow, ...]
 
 
-def _summary(check: CheckMeta, lang: Lang) -> CheckSummary:
+def _summary(check: CheckMeta, lang: Lang, badges: dict[str, ClusterBadge]) -> CheckSummary:
     severity = check.severity.value
     return CheckSummary(
         check.id,
@@ -82,13 +84,15 @@ def _summary(check: CheckMeta, lang: Lang) -> CheckSummary:
         check.area,
         t(f"area.{check.area}", lang),
         urls.check_url(lang, check.id),
+        badges.get(check.id),
     )
 
 
 def build_checks_page(site: Site, lang: Lang) -> ChecksPage:
     areas: dict[str, list[CheckSummary]] = {}
+    badges = cluster_badges(site, lang)
     for check in site.checks:
-        areas.setdefault(check.area, []).append(_summary(check, lang))
+        areas.setdefault(check.area, []).append(_summary(check, lang, badges))
     groups = tuple(
         AreaGroup(area, t(f"area.{area}", lang), tuple(found)) for area, found in sorted(areas.items())
     )
@@ -119,7 +123,7 @@ def build_check_page(site: Site, check_id: str, lang: Lang) -> CheckPage | None:
         kind="check",
         lang=lang,
         title=check.title.get(lang),
-        summary=_summary(check, lang),
+        summary=_summary(check, lang, cluster_badges(site, lang)),
         decides=check.decides.get(lang),
         remediation=check.remediation.get(lang),
         needs=check.needs,

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from kubegap.library.query import FacetValue
 from kubegap.library.web import urls
+from kubegap.library.web.cluster_status import ClusterBadge, cluster_badges
 from kubegap.library.web.labels import t
 from kubegap.library.web.site import Site
 from kubegap.text import Lang, count_label
@@ -36,6 +37,7 @@ class CheckLink:
     severity: str
     severity_label: str
     url: str
+    cluster: ClusterBadge | None = None  # the check's status in the scanned cluster, when there is a report
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,17 +54,22 @@ class CheckBox:
     run: tuple[RunHow, ...]
 
 
-def check_link(site: Site, check_id: str, lang: Lang) -> CheckLink | None:
+def check_link(
+    site: Site, check_id: str, lang: Lang, badges: dict[str, ClusterBadge] | None = None
+) -> CheckLink | None:
+    """A check as a link with its severity, and its cluster status when `badges` (or the site) has one."""
     check = site.check(check_id)
     if check is None:
         return None
     severity = check.severity.value
+    found = cluster_badges(site, lang) if badges is None else badges
     return CheckLink(
         check.id,
         check.title.get(lang),
         severity,
         t(f"severity.{severity}", lang),
         urls.check_url(lang, check.id),
+        found.get(check.id),
     )
 
 
@@ -83,7 +90,10 @@ def build_check_box(site: Site, recurring: Sequence[FacetValue], total: int, lan
         for value in shown
     )
     guarding = site.checks_guarding([value.term_id for value in shown])
-    links = tuple(link for check in guarding if (link := check_link(site, check.id, lang)) is not None)
+    badges = cluster_badges(site, lang)
+    links = tuple(
+        link for check in guarding if (link := check_link(site, check.id, lang, badges)) is not None
+    )
     return CheckBox(
         recurring_label=t("checkbox.recurring", lang, count=count_label(total, lang)),
         components=components,

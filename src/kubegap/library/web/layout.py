@@ -44,6 +44,7 @@ _SECTIONS = (
     ("facets", "nav.facets", urls.facets_url),
     ("studies", "studies", urls.studies_url),
     ("checks", "checks", urls.checks_url),
+    ("cluster", "nav.cluster", urls.cluster_url),
 )
 
 

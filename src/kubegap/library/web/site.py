@@ -1,4 +1,4 @@
-"""What the web pages read: the library (index + knowledge) and the checks' metadata, joined once.
+"""What the web pages read: the library (index + knowledge), the checks' metadata, and the cluster scan.
 
 The checks come from the checker's registry. The library must keep working when there are none yet, or
 when a check module is broken (the registry refuses to load then): the pages show the components alone
@@ -18,6 +18,7 @@ from kubegap.errors import KubegapError
 from kubegap.knowledge.loader import Knowledge
 from kubegap.knowledge.model import Incident
 from kubegap.library.query import FacetValue, SearchQuery, SearchResult, SimilarIncident
+from kubegap.library.web.cluster_scan import ClusterScan
 
 _LOG = logging.getLogger("kubegap.web")
 
@@ -55,6 +56,7 @@ def registered_checks() -> list[CheckMeta]:
 class Site:
     library: LibraryReader
     checks: list[CheckMeta] = field(default_factory=list)
+    cluster: ClusterScan = field(default_factory=ClusterScan.off)
     _by_component: dict[str, list[CheckMeta]] = field(default_factory=dict, init=False, repr=False)
     _by_incident: dict[str, list[CheckMeta]] = field(default_factory=dict, init=False, repr=False)
 

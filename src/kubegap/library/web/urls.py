@@ -58,6 +58,10 @@ def check_url(lang: str, check_id: str) -> str:
     return path(lang, "checks", check_id)
 
 
+def cluster_url(lang: str) -> str:
+    return path(lang, "cluster")
+
+
 def with_json(url: str) -> str:
     """The JSON twin of a page URL: '.json' on the path, the query string kept."""
     base, separator, query = url.partition("?")

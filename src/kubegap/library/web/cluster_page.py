@@ -1,0 +1,286 @@
+"""The "your cluster" page: the server's scan report as a typed context, for HTML and JSON alike.
+
+It reads the `ScanState` kept by `ClusterScan`: while scanning the page says so and reloads itself;
+an error is one sentence; a report shows counts, coverage problems (kinds that could not be read and
+why) and the checks worst first, each with its findings, fix and cited incidents. Every string that
+came from the cluster passes through the report helpers' redaction before it reaches the context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kubegap.checker.finding import Finding, Status
+from kubegap.checker.reports._common import count_label, evidence_text, one_line
+from kubegap.checker.scan_report import (
+    COUNT_KEYS,
+    STATUS_ORDER,
+    CheckSummary,
+    ScanReport,
+    finding_sort_key,
+    worst_first,
+)
+from kubegap.library.web import urls
+from kubegap.library.web.cluster_scan import RescanOutcome, ScanState
+from kubegap.library.web.cluster_status import check_anchor
+from kubegap.library.web.labels import t
+from kubegap.library.web.site import Site
+from kubegap.text import Lang
+
+MAX_FINDINGS_PER_CHECK = 25
+REFRESH_SECONDS = 3
+_GAP_STATUSES = frozenset({Status.failed, Status.unknown})
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    key: str
+    label: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class SourceView:
+    kind: str
+    label: str
+    reason: str
+    detail: str
+    scanned: str  # the report's own description of what it read, once there is a report
+
+
+@dataclass(frozen=True, slots=True)
+class CoverageProblem:
+    kind: str
+    status: str
+    status_label: str
+    detail: str
+    needed_by: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FindingView:
+    status: str
+    status_label: str
+    severity: str
+    severity_label: str
+    object: str
+    message: str
+    evidence: str
+    reason: str
+    exempted_by: str
+
+
+@dataclass(frozen=True, slots=True)
+class CitedCase:
+    id: str
+    title: str
+    url: str  # "" when the incident is not in this library
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    id: str
+    anchor: str
+    title: str
+    url: str
+    severity: str
+    severity_label: str
+    status: str
+    status_label: str
+    counts: tuple[Count, ...]
+    remediation: str
+    findings: tuple[FindingView, ...]
+    more_findings: int
+    incidents: tuple[CitedCase, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterPage:
+    kind: str
+    lang: str
+    title: str
+    url: str
+    state: str  # off, waiting, scanning, done, error
+    message: str  # one sentence saying where the scan stands
+    error: str
+    source: SourceView
+    started_at: str
+    finished_at: str
+    refresh_seconds: int  # > 0 while a scan runs: the HTML reloads itself
+    rescan_url: str
+    notices: tuple[str, ...]
+    read_only: str
+    hint: str
+    check_counts: tuple[Count, ...]
+    counts: tuple[Count, ...]
+    severities: tuple[Count, ...]
+    coverage_summary: str
+    coverage: tuple[CoverageProblem, ...]
+    optional_unread: tuple[str, ...]
+    gaps: tuple[CheckResult, ...]
+    passed: tuple[CheckResult, ...]
+    notes: tuple[str, ...]
+
+
+def build_cluster_page(site: Site, lang: Lang, rescan: RescanOutcome | None = None) -> ClusterPage:
+    scan = site.cluster.state()
+    report = scan.report
+    results = _check_results(site, report, lang) if report else ()
+    waiting = scan.state in ("waiting", "scanning")
+    return ClusterPage(
+        kind="cluster",
+        lang=lang,
+        title=t("cluster.title", lang),
+        url=urls.cluster_url(lang),
+        state=scan.state,
+        message=_message(scan, lang),
+        error=scan.error,
+        source=_source(scan, lang),
+        started_at=scan.started_at,
+        finished_at=scan.finished_at,
+        refresh_seconds=REFRESH_SECONDS if waiting else 0,
+        rescan_url=urls.cluster_url(lang) + "?rescan=1" if scan.state in ("done", "error") else "",
+        notices=(t(f"cluster.rescan.{rescan.outcome}", lang, wait=rescan.wait),) if rescan else (),
+        read_only=t("cluster.read-only", lang),
+        hint=t(f"cluster.hint.{scan.source.kind}", lang) if scan.source.kind in ("demo", "off") else "",
+        check_counts=_check_counts(report, lang),
+        counts=tuple(Count(key, count_label(key, lang), report.counts[key]) for key in COUNT_KEYS)
+        if report
+        else (),
+        severities=tuple(
+            Count(key, t(f"severity.{key}", lang), count) for key, count in report.severity_counts.items()
+        )
+        if report
+        else (),
+        coverage_summary=_coverage_summary(report, lang),
+        coverage=_coverage_problems(report, lang),
+        optional_unread=_optional_unread(report),
+        gaps=tuple(result for result in results if result.status in _GAP_STATUSES),
+        passed=tuple(result for result in results if result.status not in _GAP_STATUSES),
+        notes=tuple(one_line(note, 300) for note in report.notes) if report else (),
+    )
+
+
+def _message(scan: ScanState, lang: Lang) -> str:
+    if scan.state == "error":
+        return t("cluster.state.error", lang, error=scan.error)
+    if scan.state == "done":
+        return t("cluster.state.done", lang, time=scan.finished_at)
+    return t(f"cluster.state.{scan.state}", lang)
+
+
+def _source(scan: ScanState, lang: Lang) -> SourceView:
+    source = scan.source
+    return SourceView(
+        kind=source.kind,
+        label=t(f"cluster.source.{source.kind}", lang),
+        reason=t(f"cluster.reason.{source.reason}", lang),
+        detail=one_line(source.detail, 500),
+        scanned=one_line(scan.report.source, 500) if scan.report else "",
+    )
+
+
+def _check_counts(report: ScanReport | None, lang: Lang) -> tuple[Count, ...]:
+    if report is None:
+        return ()
+    statuses = [summary.status for summary in report.checks]
+    return tuple(
+        Count(status.value, t(f"status.{status.value}", lang), statuses.count(status)) for status in STATUS_ORDER
+    )
+
+
+def _coverage_problems(report: ScanReport | None, lang: Lang) -> tuple[CoverageProblem, ...]:
+    """Kinds a check needed but could not read, and every forbidden or failed read (as the table shows)."""
+    if report is None:
+        return ()
+    return tuple(
+        CoverageProblem(
+            row.kind,
+            row.status,
+            t(f"coverage.{row.status}", lang),
+            one_line(row.detail, 300),
+            row.needed_by,
+        )
+        for row in report.coverage
+        if row.status != "read" and row.kind != "Secret" and (row.needed_by or row.status in ("forbidden", "failed"))
+    )
+
+
+def _optional_unread(report: ScanReport | None) -> tuple[str, ...]:
+    if report is None:
+        return ()
+    problems = {problem.kind for problem in _coverage_problems(report, "en")}
+    return tuple(
+        row.kind
+        for row in report.coverage
+        if row.status != "read" and row.kind != "Secret" and row.kind not in problems
+    )
+
+
+def _coverage_summary(report: ScanReport | None, lang: Lang) -> str:
+    if report is None:
+        return ""
+    read = [row for row in report.coverage if row.status == "read"]
+    objects = sum(row.objects for row in read)
+    unread = sum(1 for row in report.coverage if row.status != "read")
+    return t("cluster.coverage.summary", lang, read=f"{len(read):,}", objects=f"{objects:,}", unread=unread)
+
+
+def _check_results(site: Site, report: ScanReport, lang: Lang) -> tuple[CheckResult, ...]:
+    by_check: dict[str, list[Finding]] = {}
+    for finding in sorted(report.findings, key=finding_sort_key):
+        by_check.setdefault(finding.check_id, []).append(finding)
+    summaries = worst_first(report.checks)
+    titles = _incident_titles(site, {incident for summary in summaries for incident in summary.meta.incidents}, lang)
+    return tuple(_check_result(summary, by_check.get(summary.check_id, []), titles, lang) for summary in summaries)
+
+
+def _check_result(
+    summary: CheckSummary, findings: list[Finding], titles: dict[str, str], lang: Lang
+) -> CheckResult:
+    meta = summary.meta
+    status = summary.status.value
+    shown = findings[:MAX_FINDINGS_PER_CHECK]
+    return CheckResult(
+        id=meta.id,
+        anchor=check_anchor(meta.id),
+        title=meta.title.get(lang),
+        url=urls.check_url(lang, meta.id),
+        severity=meta.severity.value,
+        severity_label=t(f"severity.{meta.severity.value}", lang),
+        status=status,
+        status_label=t(f"status.{status}", lang),
+        counts=tuple(Count(key, count_label(key, lang), summary.counts[key]) for key in COUNT_KEYS if summary.counts.get(key)),
+        remediation=meta.remediation.get(lang),
+        findings=tuple(_finding_view(finding, lang) for finding in shown),
+        more_findings=len(findings) - len(shown),
+        incidents=tuple(
+            CitedCase(incident, titles[incident], urls.incident_url(lang, incident))
+            if incident in titles
+            else CitedCase(incident, incident, "")
+            for incident in meta.incidents
+        ),
+    )
+
+
+def _finding_view(finding: Finding, lang: Lang) -> FindingView:
+    status = finding.status.value
+    severity = finding.severity.value
+    return FindingView(
+        status=status,
+        status_label=t(f"status.{status}", lang),
+        severity=severity,
+        severity_label=t(f"severity.{severity}", lang),
+        object=one_line(finding.object.display(), 300),
+        message=one_line(finding.message),
+        evidence=evidence_text(finding),
+        reason=finding.reason,
+        exempted_by=one_line(finding.exempted_by, 200),
+    )
+
+
+def _incident_titles(site: Site, wanted: Iterable[str], lang: Lang) -> dict[str, str]:
+    """id -> title of the cited incidents this library holds, in one pass over the knowledge base."""
+    wanted = set(wanted)
+    return {incident.id: incident.title.get(lang) for incident in site.knowledge.incidents if incident.id in wanted}

@@ -1,0 +1,59 @@
+"""A check's status in the scanned cluster, as a small badge beside the check wherever it is listed.
+
+The badge links to the check's entry on the cluster page, so a reader who meets a check in the
+library sees at once whether their own cluster has the gap. No report yet (off, still scanning, or
+failed) or a check the scan did not run means no badge: the pages never guess.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kubegap.library.web import urls
+from kubegap.library.web.labels import t
+from kubegap.library.web.site import Site
+from kubegap.text import Lang
+
+_NOT_ANCHOR = re.compile(r"[^a-z0-9-]+")
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterBadge:
+    status: str  # pass, fail, unknown or not-applicable
+    label: str
+    hint: str
+    url: str
+
+
+def check_anchor(check_id: str) -> str:
+    """The fragment id of a check on the cluster page; check ids are slugs, anything else is folded."""
+    return "check-" + _NOT_ANCHOR.sub("-", check_id.lower())[:120]
+
+
+def cluster_check_url(lang: Lang, check_id: str) -> str:
+    return urls.cluster_url(lang) + "#" + check_anchor(check_id)
+
+
+def cluster_badges(site: Site, lang: Lang) -> dict[str, ClusterBadge]:
+    """check id -> badge, for every check of the current report; empty without one."""
+    report = site.cluster.state().report
+    if report is None:
+        return {}
+    badges: dict[str, ClusterBadge] = {}
+    for summary in report.checks:
+        status = summary.status.value
+        label = t(f"status.{status}", lang)
+        badges[summary.check_id] = ClusterBadge(
+            status, label, t("cluster.badge.hint", lang, status=label), cluster_check_url(lang, summary.check_id)
+        )
+    return badges
+
+
+def cluster_badge(site: Site, check_id: str, lang: Lang) -> ClusterBadge | None:
+    return cluster_badges(site, lang).get(check_id)
+
+
+def cache_control(site: Site) -> str:
+    """Pages that show badges must be revalidated while a scan can still change them."""
+    return "" if site.cluster.state().state == "off" else "no-cache"
