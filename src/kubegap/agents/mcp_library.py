@@ -67,6 +67,9 @@ def _facet_counts(values: tuple[FacetValue, ...], limit: int = FACET_VALUES) -> 
     return [FacetCount(term=value.term_id, label=value.label, count=value.count) for value in ordered[:limit]]
 
 
+RELAXED_NOTE = "no incident contains every word of the text; these share the most words with it, best first"
+
+
 def search_incidents(text: str, filters: dict[str, list[str]], lang: str | None, page: int) -> IncidentSearch:
     from kubegap.library.query import SearchQuery
 
@@ -101,6 +104,7 @@ def search_incidents(text: str, filters: dict[str, list[str]], lang: str | None,
         incidents=hits,
         facets={facet: _facet_counts(values) for facet, values in result.facets.items()},
         recurring_components=_facet_counts(result.recurring_components),
+        note=RELAXED_NOTE if result.relaxed else "",
         truncated=(
             f"{result.total - result.end} more matches; call again with page={result.query.page + 1}"
             if more
@@ -116,7 +120,7 @@ def find_by_error(text: str, lang: str | None) -> IncidentSearch:
     must match; a single line is often exactly what a report quotes.
     """
     found = search_incidents(text, {}, lang, 1)
-    if found.total:
+    if found.total and not found.note:
         return found
     lines = [line.strip() for line in text.splitlines() if len(line.strip()) >= 4][:FALLBACK_LINES]
     for line in lines if len(lines) > 1 else []:
@@ -125,6 +129,8 @@ def find_by_error(text: str, lang: str | None) -> IncidentSearch:
             return by_line.model_copy(
                 update={"note": f"the whole text matched nothing; matched this line: {_short(line, 200)}"}
             )
+    if found.total:
+        return found  # relaxed: incidents sharing the most words with the paste, best first
     return found.model_copy(
         update={
             "note": "no incident quotes this error; try search_incidents with two or three key words "

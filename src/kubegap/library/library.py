@@ -7,7 +7,6 @@ Incident models are read from the index only for the rows a page shows, then kep
 from __future__ import annotations
 
 import dataclasses
-
 import itertools
 import json
 import math

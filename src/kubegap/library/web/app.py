@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 from kubegap.checker.check import CheckMeta
 from kubegap.errors import KubegapError
 from kubegap.library.web import data_out, errors, pages, urls
+from kubegap.library.web.cluster_scan import ClusterScan
 from kubegap.library.web.layout import build_layout
 from kubegap.library.web.negotiation import preferred_lang
 from kubegap.library.web.render import HTML, JSON, render_html, respond, to_json_bytes
@@ -37,13 +38,19 @@ STATIC = Path(__file__).parent / "static"
 Endpoint = Callable[[Request], Awaitable[Response]]
 
 
-def create_app(library: LibraryReader | None = None, checks: Sequence[CheckMeta] | None = None) -> Starlette:
-    """The web app over a library (default: the bundled knowledge base) and checks (default: registry)."""
+def create_app(
+    library: LibraryReader | None = None,
+    checks: Sequence[CheckMeta] | None = None,
+    cluster: ClusterScan | None = None,
+) -> Starlette:
+    """The web app over a library (default: the bundled knowledge base), checks (default: registry)
+    and a cluster scan (default: none; `kubegap serve` passes one and starts it)."""
     if library is None:
         from kubegap.library import Library
 
         library = Library.open()
-    site = Site(library, list(registered_checks() if checks is None else checks))
+    checks = list(registered_checks() if checks is None else checks)
+    site = Site(library, checks, cluster if cluster is not None else ClusterScan.off())
     routes = [
         Route("/", _root),
         Route("/openapi.json", _openapi),
@@ -88,12 +95,13 @@ def _page_endpoint(builder: pages.PageBuilder, as_json: bool) -> Endpoint:
             raise
         except Exception as error:  # a bug must still end as a calm page, not a traceback
             raise errors.as_kubegap_error(error, lang) from error
+        headers = {"Cache-Control": page.cache_control} if page.cache_control else None
         if as_json:
-            return respond(request, to_json_bytes(page.context), JSON)
+            return respond(request, to_json_bytes(page.context), JSON, headers=headers)
         json_url = urls.with_json(request.url.path) + ("?" + request.url.query if request.url.query else "")
         layout = build_layout(request, lang, page.title, page.section, json_url)
         html = render_html(page.template, {"layout": layout, "page": page.context, "L": pages.labeler(lang)})
-        return respond(request, html, HTML)
+        return respond(request, html, HTML, headers=headers)
 
     return endpoint
 

@@ -186,7 +186,8 @@ def _check_counts(report: ScanReport | None, lang: Lang) -> tuple[Count, ...]:
         return ()
     statuses = [summary.status for summary in report.checks]
     return tuple(
-        Count(status.value, t(f"status.{status.value}", lang), statuses.count(status)) for status in STATUS_ORDER
+        Count(status.value, t(f"status.{status.value}", lang), statuses.count(status))
+        for status in STATUS_ORDER
     )
 
 
@@ -203,7 +204,9 @@ def _coverage_problems(report: ScanReport | None, lang: Lang) -> tuple[CoverageP
             row.needed_by,
         )
         for row in report.coverage
-        if row.status != "read" and row.kind != "Secret" and (row.needed_by or row.status in ("forbidden", "failed"))
+        if row.status != "read"
+        and row.kind != "Secret"
+        and (row.needed_by or row.status in ("forbidden", "failed"))
     )
 
 
@@ -232,8 +235,12 @@ def _check_results(site: Site, report: ScanReport, lang: Lang) -> tuple[CheckRes
     for finding in sorted(report.findings, key=finding_sort_key):
         by_check.setdefault(finding.check_id, []).append(finding)
     summaries = worst_first(report.checks)
-    titles = _incident_titles(site, {incident for summary in summaries for incident in summary.meta.incidents}, lang)
-    return tuple(_check_result(summary, by_check.get(summary.check_id, []), titles, lang) for summary in summaries)
+    titles = _incident_titles(
+        site, {incident for summary in summaries for incident in summary.meta.incidents}, lang
+    )
+    return tuple(
+        _check_result(summary, by_check.get(summary.check_id, []), titles, lang) for summary in summaries
+    )
 
 
 def _check_result(
@@ -251,7 +258,11 @@ def _check_result(
         severity_label=t(f"severity.{meta.severity.value}", lang),
         status=status,
         status_label=t(f"status.{status}", lang),
-        counts=tuple(Count(key, count_label(key, lang), summary.counts[key]) for key in COUNT_KEYS if summary.counts.get(key)),
+        counts=tuple(
+            Count(key, count_label(key, lang), summary.counts[key])
+            for key in COUNT_KEYS
+            if summary.counts.get(key)
+        ),
         remediation=meta.remediation.get(lang),
         findings=tuple(_finding_view(finding, lang) for finding in shown),
         more_findings=len(findings) - len(shown),
@@ -283,4 +294,8 @@ def _finding_view(finding: Finding, lang: Lang) -> FindingView:
 def _incident_titles(site: Site, wanted: Iterable[str], lang: Lang) -> dict[str, str]:
     """id -> title of the cited incidents this library holds, in one pass over the knowledge base."""
     wanted = set(wanted)
-    return {incident.id: incident.title.get(lang) for incident in site.knowledge.incidents if incident.id in wanted}
+    return {
+        incident.id: incident.title.get(lang)
+        for incident in site.knowledge.incidents
+        if incident.id in wanted
+    }

@@ -77,7 +77,9 @@ def choose_source(
             raise UsageError("--no-scan cannot be combined with a cluster source")
         return OFF
     if sum(files) > 1:
-        raise UsageError("choose one source: --snapshot, --manifests or --demo (or none for the live cluster)")
+        raise UsageError(
+            "choose one source: --snapshot, --manifests or --demo (or none for the live cluster)"
+        )
     if any(files) and (kubeconfig or context):
         raise UsageError("--kubeconfig and --context choose a live cluster; drop them with a file source")
     if snapshot_paths:

@@ -45,7 +45,10 @@ def cluster_badges(site: Site, lang: Lang) -> dict[str, ClusterBadge]:
         status = summary.status.value
         label = t(f"status.{status}", lang)
         badges[summary.check_id] = ClusterBadge(
-            status, label, t("cluster.badge.hint", lang, status=label), cluster_check_url(lang, summary.check_id)
+            status,
+            label,
+            t("cluster.badge.hint", lang, status=label),
+            cluster_check_url(lang, summary.check_id),
         )
     return badges
 

@@ -13,7 +13,8 @@ from typing import Any
 from starlette.requests import Request
 
 from kubegap.errors import NotFoundError
-from kubegap.library.web import check_pages, facet_pages, incident_page, study_pages
+from kubegap.library.web import check_pages, cluster_page, facet_pages, incident_page, study_pages
+from kubegap.library.web.cluster_status import cache_control
 from kubegap.library.web.labels import t
 from kubegap.library.web.listing import build_list_page
 from kubegap.library.web.site import Site
@@ -27,6 +28,7 @@ class Page:
     template: str
     title: str
     section: str
+    cache_control: str = ""  # overrides the default public caching for pages that change with the scan
 
 
 PageBuilder = Callable[[Request, Site, Lang], Page]
@@ -44,7 +46,7 @@ def labeler(lang: Lang) -> Callable[..., str]:
 def _list(request: Request, site: Site, lang: Lang) -> Page:
     state = parse_list_state(request.query_params, lang, site.knowledge.taxonomy)
     context = build_list_page(site, state)
-    return Page(context, "list.html", context.title, "incidents")
+    return Page(context, "list.html", context.title, "incidents", cache_control(site))
 
 
 def _incident(request: Request, site: Site, lang: Lang) -> Page:
@@ -83,7 +85,7 @@ def _study(request: Request, site: Site, lang: Lang) -> Page:
 
 def _checks(request: Request, site: Site, lang: Lang) -> Page:
     context = check_pages.build_checks_page(site, lang)
-    return Page(context, "checks.html", context.title, "checks")
+    return Page(context, "checks.html", context.title, "checks", cache_control(site))
 
 
 def _check(request: Request, site: Site, lang: Lang) -> Page:
@@ -91,7 +93,14 @@ def _check(request: Request, site: Site, lang: Lang) -> Page:
     context = check_pages.build_check_page(site, check_id, lang)
     if context is None:
         raise NotFoundError(t("error.not-found", lang) + f": {check_id[:100]}")
-    return Page(context, "check.html", context.title, "checks")
+    return Page(context, "check.html", context.title, "checks", cache_control(site))
+
+
+def _cluster(request: Request, site: Site, lang: Lang) -> Page:
+    """`?rescan=1` asks for a new scan (rate-limited by ClusterScan); the page then shows it running."""
+    rescan = site.cluster.request_rescan() if request.query_params.get("rescan") == "1" else None
+    context = cluster_page.build_cluster_page(site, lang, rescan)
+    return Page(context, "cluster.html", context.title, "cluster", "no-store")
 
 
 # URL pattern (without '.json') -> builder; the JSON twin of each is registered automatically.
@@ -104,4 +113,5 @@ PAGES: tuple[tuple[str, PageBuilder], ...] = (
     ("/{lang}/studies/{study_id}", _study),
     ("/{lang}/checks", _checks),
     ("/{lang}/checks/{check_id}", _check),
+    ("/{lang}/cluster", _cluster),
 )
