@@ -237,3 +237,48 @@ def test_gpu_requests_count_limits_mig_slices_and_ignore_junk() -> None:
         ]
     }
     assert gpus_requested(spec) == 6
+
+
+def test_cluster_wide_reads_follow_cluster_role_bindings_only() -> None:
+    from kubegap.checker.extract import cluster_wide_reads
+
+    snapshot = Snapshot()
+    rules = {
+        "wide": [{"apiGroups": ["*"], "resources": ["*"], "verbs": ["list"]}],
+        "named": [
+            {"apiGroups": [""], "resources": ["configmaps"], "verbs": ["get", "list"], "resourceNames": ["x"]}
+        ],
+        "writes": [{"apiGroups": [""], "resources": ["pods"], "verbs": ["create", "delete"]}],
+    }
+    for name, role_rules in rules.items():
+        snapshot.add(
+            {
+                "apiVersion": "rbac.authorization.k8s.io/v1",
+                "kind": "ClusterRole",
+                "metadata": {"name": name},
+                "rules": role_rules,
+            }
+        )
+        subject = {"kind": "ServiceAccount", "name": name, "namespace": "ns"}
+        binding = {"kind": "ClusterRole", "name": name}
+        snapshot.add(
+            {
+                "apiVersion": "rbac.authorization.k8s.io/v1",
+                "kind": "ClusterRoleBinding",
+                "metadata": {"name": name},
+                "roleRef": binding,
+                "subjects": [subject],
+            }
+        )
+    snapshot.add(
+        {
+            "apiVersion": "rbac.authorization.k8s.io/v1",
+            "kind": "ClusterRoleBinding",
+            "metadata": {"name": "odd"},
+            "roleRef": "wide",
+            "subjects": "all",
+        }
+    )
+    reads = cluster_wide_reads(snapshot)
+    assert {"pods", "endpoints", "secrets"} <= reads[("ns", "wide")]
+    assert ("ns", "named") not in reads and ("ns", "writes") not in reads

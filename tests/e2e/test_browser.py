@@ -49,13 +49,22 @@ def _free_port() -> int:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`kubegap serve` on a free port, over the bundled knowledge base, with an in-memory index."""
+    """`kubegap serve --demo` on a free port, over the bundled knowledge base, with an in-memory index.
+
+    `--demo`, and HOME and KUBECONFIG in an empty folder, so the test never reads a real cluster.
+    """
     port = _free_port()
-    environment = {**os.environ, "KUBEGAP_DB": ":memory:"}
+    home = tmp_path_factory.mktemp("home")
+    environment = {
+        **os.environ,
+        "KUBEGAP_DB": ":memory:",
+        "HOME": str(home),
+        "KUBECONFIG": str(home / "none"),
+    }
     log_path = tmp_path_factory.mktemp("serve") / "serve.log"
     log = log_path.open("wb")
     process = subprocess.Popen(
-        [sys.executable, "-m", "kubegap", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        [sys.executable, "-m", "kubegap", "serve", "--demo", "--host", "127.0.0.1", "--port", str(port)],
         env=environment,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -72,6 +81,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             if process.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"kubegap serve did not start: {log_path.read_text(errors='replace')[-2000:]}")
             time.sleep(0.2)
+        assert "cluster report: demo snapshot" in log_path.read_text(errors="replace")
         yield base
     finally:
         process.terminate()
@@ -172,6 +182,34 @@ def test_keyboard_reaches_skip_link_first(server: str, browser: object) -> None:
     page.context.close()
 
 
+def _wait_for_report(page: object, url: str) -> None:
+    """Open the cluster page and let its own refresh run until the demo scan's report is there."""
+    page.goto(url)  # type: ignore[attr-defined]
+    page.wait_for_selector(".tiles", timeout=30_000)  # type: ignore[attr-defined]
+
+
+def test_cluster_page_in_both_languages_and_badges_lead_to_it(server: str, browser: object) -> None:
+    page = _page(browser, 1280)
+    for lang, title in (("ko", "내 클러스터"), ("en", "Your cluster")):
+        _wait_for_report(page, f"{server}/{lang}/cluster")
+        assert page.get_attribute("html", "lang") == lang
+        assert page.locator("h1").inner_text().strip() == title
+        assert page.locator('.site-nav a[aria-current="page"]').inner_text().strip() == title
+        assert page.locator(".check-result").count() > 0
+        assert page.locator(".scan-state").get_attribute("class") == "scan-state scan-done"
+    data = httpx.get(server + "/en/cluster.json").json()
+    failing = data["gaps"][0]
+    # a check's page shows its status in this cluster; the badge leads to its entry on the cluster page
+    page.goto(f"{server}/en/checks/{failing['id']}")
+    badge = page.locator(".cluster-status a.status")
+    assert badge.inner_text().strip() == failing["status_label"]
+    badge.click()
+    page.wait_for_load_state()
+    assert page.url.endswith(f"/en/cluster#{failing['anchor']}")
+    assert page.locator(f"#{failing['anchor']} h3").inner_text().strip() == failing["title"]
+    page.context.close()
+
+
 def _screenshot_paths(server: str) -> list[tuple[str, str]]:
     listing = httpx.get(server + "/en/incidents.json?per_page=1").json()
     incident_id = listing["incidents"][0]["id"] if listing["incidents"] else ""
@@ -185,6 +223,7 @@ def _screenshot_paths(server: str) -> list[tuple[str, str]]:
         ("term", "/facets/component/gpu"),
         ("studies", "/studies"),
         ("checks", "/checks"),
+        ("cluster", "/cluster"),
         ("not-found", "/incidents/no-such-incident"),
     ]
     if incident_id:

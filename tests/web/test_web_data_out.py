@@ -72,6 +72,7 @@ def test_openapi_covers_every_json_endpoint_and_their_required_fields(client: Te
         "/{lang}/studies/{study_id}.json": f"/en/studies/{STUDY}.json",
         "/{lang}/checks.json": "/en/checks.json",
         "/{lang}/checks/{check_id}.json": "/en/checks/fixture-nccl-async-errors.json",
+        "/{lang}/cluster.json": "/en/cluster.json",
         "/export/incidents.json": "/export/incidents.json",
     }
     assert set(document["paths"]) == set(examples)

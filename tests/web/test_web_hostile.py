@@ -133,7 +133,7 @@ def _assert_safe(status: int, headers: dict[str, str], body: bytes) -> None:
 
 
 @pytest.mark.parametrize("query", PAYLOADS, ids=[payload[:40].decode("latin-1") for payload in PAYLOADS])
-@pytest.mark.parametrize("path", ["/ko/incidents", "/en/incidents.json"])
+@pytest.mark.parametrize("path", ["/ko/incidents", "/en/incidents.json", "/en/cluster", "/ko/cluster.json"])
 def test_hostile_query_strings(app: ASGIApp, path: str, query: bytes) -> None:
     status, headers, body = call(app, path, query)
     assert status == 200

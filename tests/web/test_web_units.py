@@ -136,14 +136,19 @@ def test_serve_command_options() -> None:
     result = CliRunner().invoke(serve, ["--help"])
     assert result.exit_code == 0
     assert "--host" in result.output and "--port" in result.output and "127.0.0.1" in result.output
+    for flag in ("--demo", "--snapshot", "--manifests", "--kubeconfig", "--context", "--no-scan"):
+        assert flag in result.output, flag
     assert CliRunner().invoke(serve, ["--port", "70000"]).exit_code == 2
 
 
-def test_serve_on_a_taken_port_is_a_one_line_error() -> None:
+def test_serve_on_a_taken_port_is_a_one_line_error(tmp_path: Path) -> None:
+    import os
     import socket
     import subprocess
     import sys
 
+    # no real cluster is ever read: HOME and KUBECONFIG point at an empty folder
+    environment = {**os.environ, "HOME": str(tmp_path), "KUBECONFIG": str(tmp_path / "none")}
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -153,6 +158,7 @@ def test_serve_on_a_taken_port_is_a_one_line_error() -> None:
             capture_output=True,
             text=True,
             timeout=60,
+            env=environment,
         )
     assert result.returncode == 2
     assert result.stderr.startswith("Error: cannot listen on 127.0.0.1:")

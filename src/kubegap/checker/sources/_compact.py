@@ -31,7 +31,8 @@ PRUNED_ANNOTATIONS = ("kubectl.kubernetes.io/last-applied-configuration",)
 _UNIQUE_METADATA = frozenset({"name", "generateName", "uid", "resourceVersion"})
 # Left exactly as read: the intake removes them (Secret payloads) or they are large and one of a kind.
 _UNTOUCHED = frozenset({"data", "stringData", "binaryData"})
-_SHAREABLE = (str, dict, list)
+_NOT_SHARED = frozenset({"metadata", *_UNTOUCHED})  # the metadata is shared field by field
+_NOTHING: frozenset[str] = frozenset()
 # The table of values seen is emptied once its keys hold this many bytes: a value that repeats tends
 # to repeat nearby (the pods of one Job are listed together), and unique values must not pile up.
 TABLE_BYTES = 8 << 20
@@ -46,45 +47,42 @@ class Compactor:
 
     def compact(self, obj: Any) -> Any:
         """The object with unread fields dropped and repeated parts shared; Lists pass untouched."""
-        if not isinstance(obj, dict) or isinstance(obj.get("items"), list):
+        if type(obj) is not dict or isinstance(obj.get("items"), list):
             return obj
         if self._seen_bytes > TABLE_BYTES:
             self.clear()
         metadata = obj.get("metadata")
-        if isinstance(metadata, dict):
+        if type(metadata) is dict:
             _prune(metadata)
-        for key, value in obj.items():
-            if key in _UNTOUCHED:
-                continue
-            if key == "metadata" and isinstance(value, dict):
-                for inner, field in value.items():
-                    if isinstance(field, _SHAREABLE) and inner not in _UNIQUE_METADATA:
-                        value[inner] = self._share(field)
-            elif isinstance(value, _SHAREABLE):
-                obj[key] = self._share(value)
+            self._share_parts(metadata, _UNIQUE_METADATA)
+        self._share_parts(obj, _NOT_SHARED)
         return obj
 
-    def _share(self, value: Any) -> Any:
-        """The first seen value equal to `value`, its own parts shared; strings interned."""
-        if isinstance(value, str):
-            return sys.intern(value)
+    def _share_parts(self, value: dict[str, Any] | list[Any], skipped: frozenset[str]) -> None:
+        """Intern the strings in `value` and share its dicts and lists, in place (the hot path)."""
+        if isinstance(value, dict):
+            for inner, field in value.items():
+                kind = type(field)
+                if (kind is str or kind is dict or kind is list) and inner not in skipped:
+                    value[inner] = sys.intern(field) if kind is str else self._share(field)
+        else:
+            for index, field in enumerate(value):
+                kind = type(field)
+                if kind is str or kind is dict or kind is list:
+                    value[index] = sys.intern(field) if kind is str else self._share(field)
+
+    def _share(self, value: dict[str, Any] | list[Any]) -> Any:
+        """The first seen value equal to `value` (judged on its JSON), else `value` with shared parts."""
         try:
             key = orjson.dumps(value)
-        except (TypeError, orjson.JSONEncodeError):  # not from orjson (cannot happen for parsed JSON)
+        except orjson.JSONEncodeError:  # nested deeper than orjson writes: keep it as it is
             return value
         found = self._seen.get(key)
         if found is not None:
             return found
         self._seen[bytes(memoryview(key))] = value  # a compact copy: orjson's result holds 4 KiB
         self._seen_bytes += len(key)
-        if isinstance(value, dict):
-            for inner, field in value.items():
-                if isinstance(field, _SHAREABLE):
-                    value[inner] = self._share(field)
-        else:
-            for index, field in enumerate(value):
-                if isinstance(field, _SHAREABLE):
-                    value[index] = self._share(field)
+        self._share_parts(value, _NOTHING)
         return value
 
     def clear(self) -> None:

@@ -13,8 +13,9 @@ misled the count, the window fails to parse and is cut again item by item by a s
 strings. The members before and after `items` are parsed as one small document at the end.
 
 Anything unexpected (not an object, no top-level `items` array, invalid JSON, damaged gzip) raises
-NotStreamable before the caller has used any item, and the caller reads the file whole as before,
-which also gives the exact error message for a broken file.
+NotStreamable; the caller holds items back until the stream ends, so it can then read the file whole,
+which also gives the exact error message for a broken file. A streaming parser such as ijson would
+be a new dependency and measured no faster than orjson on windows.
 """
 
 from __future__ import annotations

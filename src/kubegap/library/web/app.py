@@ -98,8 +98,9 @@ def _page_endpoint(builder: pages.PageBuilder, as_json: bool) -> Endpoint:
         headers = {"Cache-Control": page.cache_control} if page.cache_control else None
         if as_json:
             return respond(request, to_json_bytes(page.context), JSON, headers=headers)
-        json_url = urls.with_json(request.url.path) + ("?" + request.url.query if request.url.query else "")
-        layout = build_layout(request, lang, page.title, page.section, json_url)
+        query = urls.without_actions(request.url.query)
+        json_url = urls.with_json(request.url.path) + ("?" + query if query else "")
+        layout = build_layout(request, lang, page.title, page.section, json_url, query)
         html = render_html(page.template, {"layout": layout, "page": page.context, "L": pages.labeler(lang)})
         return respond(request, html, HTML, headers=headers)
 

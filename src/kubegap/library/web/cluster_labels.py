@@ -89,7 +89,7 @@ CLUSTER_LABELS: dict[str, tuple[str, str]] = {
         "점검에 필요한 자원은 모두 읽었습니다.",
         "Every kind the checks need was read.",
     ),
-    "cluster.coverage.optional": ("있으면 읽는 자원 중 없는 것", "Optional kinds not present"),
+    "cluster.coverage.optional": ("함께 읽는 자원 중 읽지 않은 것", "Optional kinds not read"),
     "cluster.notes": ("참고", "Notes"),
     "cluster.badge.hint": ("내 클러스터: {status}", "In your cluster: {status}"),
     "cluster.badge.label": ("내 클러스터에서", "In your cluster"),

@@ -8,36 +8,20 @@ came from the cluster passes through the report helpers' redaction before it rea
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kubegap.checker.finding import Finding, Status
-from kubegap.checker.reports._common import count_label, evidence_text, one_line
-from kubegap.checker.scan_report import (
-    COUNT_KEYS,
-    STATUS_ORDER,
-    CheckSummary,
-    ScanReport,
-    finding_sort_key,
-    worst_first,
-)
+from kubegap.checker.finding import Status
+from kubegap.checker.reports._common import count_label, one_line
+from kubegap.checker.scan_report import COUNT_KEYS, STATUS_ORDER, ScanReport
 from kubegap.library.web import urls
+from kubegap.library.web.cluster_results import CheckResult, Count, check_results
 from kubegap.library.web.cluster_scan import RescanOutcome, ScanState
-from kubegap.library.web.cluster_status import check_anchor
 from kubegap.library.web.labels import t
 from kubegap.library.web.site import Site
 from kubegap.text import Lang
 
-MAX_FINDINGS_PER_CHECK = 25
 REFRESH_SECONDS = 3
 _GAP_STATUSES = frozenset({Status.failed, Status.unknown})
-
-
-@dataclass(frozen=True, slots=True)
-class Count:
-    key: str
-    label: str
-    count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,43 +43,6 @@ class CoverageProblem:
 
 
 @dataclass(frozen=True, slots=True)
-class FindingView:
-    status: str
-    status_label: str
-    severity: str
-    severity_label: str
-    object: str
-    message: str
-    evidence: str
-    reason: str
-    exempted_by: str
-
-
-@dataclass(frozen=True, slots=True)
-class CitedCase:
-    id: str
-    title: str
-    url: str  # "" when the incident is not in this library
-
-
-@dataclass(frozen=True, slots=True)
-class CheckResult:
-    id: str
-    anchor: str
-    title: str
-    url: str
-    severity: str
-    severity_label: str
-    status: str
-    status_label: str
-    counts: tuple[Count, ...]
-    remediation: str
-    findings: tuple[FindingView, ...]
-    more_findings: int
-    incidents: tuple[CitedCase, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class ClusterPage:
     kind: str
     lang: str
@@ -105,8 +52,10 @@ class ClusterPage:
     message: str  # one sentence saying where the scan stands
     error: str
     source: SourceView
-    started_at: str
+    started_at: str  # ISO 8601, UTC
     finished_at: str
+    started_label: str  # the same, for reading: '2026-12-02 10:39:46 UTC'
+    finished_label: str
     refresh_seconds: int  # > 0 while a scan runs: the HTML reloads itself
     rescan_url: str
     notices: tuple[str, ...]
@@ -126,7 +75,7 @@ class ClusterPage:
 def build_cluster_page(site: Site, lang: Lang, rescan: RescanOutcome | None = None) -> ClusterPage:
     scan = site.cluster.state()
     report = scan.report
-    results = _check_results(site, report, lang) if report else ()
+    results = check_results(site, report, lang) if report else ()
     waiting = scan.state in ("waiting", "scanning")
     return ClusterPage(
         kind="cluster",
@@ -139,6 +88,8 @@ def build_cluster_page(site: Site, lang: Lang, rescan: RescanOutcome | None = No
         source=_source(scan, lang),
         started_at=scan.started_at,
         finished_at=scan.finished_at,
+        started_label=time_label(scan.started_at),
+        finished_label=time_label(scan.finished_at),
         refresh_seconds=REFRESH_SECONDS if waiting else 0,
         rescan_url=urls.cluster_url(lang) + "?rescan=1" if scan.state in ("done", "error") else "",
         notices=(t(f"cluster.rescan.{rescan.outcome}", lang, wait=rescan.wait),) if rescan else (),
@@ -166,8 +117,15 @@ def _message(scan: ScanState, lang: Lang) -> str:
     if scan.state == "error":
         return t("cluster.state.error", lang, error=scan.error)
     if scan.state == "done":
-        return t("cluster.state.done", lang, time=scan.finished_at)
+        return t("cluster.state.done", lang, time=time_label(scan.finished_at))
     return t(f"cluster.state.{scan.state}", lang)
+
+
+def time_label(stamp: str) -> str:
+    """'2026-12-02T10:39:46Z' -> '2026-12-02 10:39:46 UTC'; anything else is shown as it is."""
+    if len(stamp) == 20 and stamp[10] == "T" and stamp.endswith("Z"):
+        return f"{stamp[:10]} {stamp[11:19]} UTC"
+    return stamp
 
 
 def _source(scan: ScanState, lang: Lang) -> SourceView:
@@ -228,74 +186,3 @@ def _coverage_summary(report: ScanReport | None, lang: Lang) -> str:
     objects = sum(row.objects for row in read)
     unread = sum(1 for row in report.coverage if row.status != "read")
     return t("cluster.coverage.summary", lang, read=f"{len(read):,}", objects=f"{objects:,}", unread=unread)
-
-
-def _check_results(site: Site, report: ScanReport, lang: Lang) -> tuple[CheckResult, ...]:
-    by_check: dict[str, list[Finding]] = {}
-    for finding in sorted(report.findings, key=finding_sort_key):
-        by_check.setdefault(finding.check_id, []).append(finding)
-    summaries = worst_first(report.checks)
-    titles = _incident_titles(
-        site, {incident for summary in summaries for incident in summary.meta.incidents}, lang
-    )
-    return tuple(
-        _check_result(summary, by_check.get(summary.check_id, []), titles, lang) for summary in summaries
-    )
-
-
-def _check_result(
-    summary: CheckSummary, findings: list[Finding], titles: dict[str, str], lang: Lang
-) -> CheckResult:
-    meta = summary.meta
-    status = summary.status.value
-    shown = findings[:MAX_FINDINGS_PER_CHECK]
-    return CheckResult(
-        id=meta.id,
-        anchor=check_anchor(meta.id),
-        title=meta.title.get(lang),
-        url=urls.check_url(lang, meta.id),
-        severity=meta.severity.value,
-        severity_label=t(f"severity.{meta.severity.value}", lang),
-        status=status,
-        status_label=t(f"status.{status}", lang),
-        counts=tuple(
-            Count(key, count_label(key, lang), summary.counts[key])
-            for key in COUNT_KEYS
-            if summary.counts.get(key)
-        ),
-        remediation=meta.remediation.get(lang),
-        findings=tuple(_finding_view(finding, lang) for finding in shown),
-        more_findings=len(findings) - len(shown),
-        incidents=tuple(
-            CitedCase(incident, titles[incident], urls.incident_url(lang, incident))
-            if incident in titles
-            else CitedCase(incident, incident, "")
-            for incident in meta.incidents
-        ),
-    )
-
-
-def _finding_view(finding: Finding, lang: Lang) -> FindingView:
-    status = finding.status.value
-    severity = finding.severity.value
-    return FindingView(
-        status=status,
-        status_label=t(f"status.{status}", lang),
-        severity=severity,
-        severity_label=t(f"severity.{severity}", lang),
-        object=one_line(finding.object.display(), 300),
-        message=one_line(finding.message),
-        evidence=evidence_text(finding),
-        reason=finding.reason,
-        exempted_by=one_line(finding.exempted_by, 200),
-    )
-
-
-def _incident_titles(site: Site, wanted: Iterable[str], lang: Lang) -> dict[str, str]:
-    """id -> title of the cited incidents this library holds, in one pass over the knowledge base."""
-    wanted = set(wanted)
-    return {
-        incident.id: incident.title.get(lang)
-        for incident in site.knowledge.incidents
-        if incident.id in wanted
-    }

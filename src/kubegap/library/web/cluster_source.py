@@ -49,7 +49,8 @@ class ClusterSource:
 
     def startup_line(self) -> str:
         """One line for stderr, e.g. 'cluster report: demo snapshot (no kubeconfig found)'."""
-        parts = [part for part in (self.detail, _REASON_NOTES.get(self.reason, "")) if part]
+        asked_demo = "--demo" if (self.kind, self.reason) == ("demo", "asked") else ""
+        parts = [part for part in (self.detail, _REASON_NOTES.get(self.reason, ""), asked_demo) if part]
         note = f" ({'; '.join(parts)})" if parts else ""
         return redact_text(f"cluster report: {_KIND_NAMES.get(self.kind, self.kind)}{note}", limit=400)
 

@@ -1,4 +1,9 @@
-"""`kubegap serve`: the Incident Library on http://127.0.0.1:8000, offline, with no configuration."""
+"""`kubegap serve`: the Incident Library and a report on your cluster at http://127.0.0.1:8000.
+
+With no configuration it uses the bundled knowledge base and, for the "your cluster" page, the live
+cluster when a kubeconfig resolves and the bundled demo snapshot otherwise. The scan runs once in a
+background thread, so the pages answer at once.
+"""
 
 from __future__ import annotations
 
@@ -44,14 +49,60 @@ def _settle(site: Site) -> None:
 @click.option(
     "--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on."
 )
-def serve(host: str, port: int) -> None:
-    """Browse and search the Incident Library in a web browser (Korean and English)."""
+@click.option("--demo", is_flag=True, help="Report on the built-in example GPU cluster.")
+@click.option(
+    "--snapshot",
+    "snapshot_paths",
+    multiple=True,
+    type=click.Path(),
+    help="Snapshot file or folder (repeatable).",
+)
+@click.option(
+    "--manifests",
+    "manifest_paths",
+    multiple=True,
+    type=click.Path(),
+    help="Manifest file or folder (repeatable).",
+)
+@click.option(
+    "--kubeconfig", type=click.Path(dir_okay=False), help="kubeconfig file (default: as kubectl finds it)."
+)
+@click.option("--context", help="kubeconfig context (default: the current one).")
+@click.option("--no-scan", is_flag=True, help="Serve the library only; scan no cluster.")
+def serve(
+    host: str,
+    port: int,
+    demo: bool,
+    snapshot_paths: tuple[str, ...],
+    manifest_paths: tuple[str, ...],
+    kubeconfig: str | None,
+    context: str | None,
+    no_scan: bool,
+) -> None:
+    """Browse the Incident Library and a read-only report on your cluster (Korean and English).
+
+    Without a source flag the cluster is the one your kubeconfig names (read-only), or the built-in
+    demo cluster when there is no kubeconfig.
+    """
     import uvicorn
 
     from kubegap.library.web.app import create_app
+    from kubegap.library.web.cluster_scan import ClusterScan
+    from kubegap.library.web.cluster_source import choose_source
 
     _check_port_free(host, port)
-    app = create_app()
+    source = choose_source(
+        snapshot_paths=snapshot_paths,
+        manifest_paths=manifest_paths,
+        demo=demo,
+        kubeconfig=kubeconfig,
+        context=context,
+        no_scan=no_scan,
+    )
+    cluster = ClusterScan(source)
+    app = create_app(cluster=cluster)
     _settle(app.state.site)
+    click.echo(source.startup_line(), err=True)
     click.echo(f"kubegap Incident Library: http://{host}:{port}/ (Ctrl+C to stop)", err=True)
+    cluster.start()
     uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False, proxy_headers=False)

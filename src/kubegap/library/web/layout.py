@@ -48,11 +48,22 @@ _SECTIONS = (
 )
 
 
-def build_layout(request: Request | None, lang: Lang, title: str, section: str, json_url: str = "") -> Layout:
-    """The frame for one page; `section` names the nav item to mark current."""
+def build_layout(
+    request: Request | None,
+    lang: Lang,
+    title: str,
+    section: str,
+    json_url: str = "",
+    query: str | None = None,
+) -> Layout:
+    """The frame for one page; `section` names the nav item to mark current.
+
+    `query` is the query string the language switch keeps (default: the request's own).
+    """
     other = other_lang(lang)
     if request is not None:
-        switch_url = urls.switch_language(request.url.path, request.url.query, other)
+        kept = request.url.query if query is None else query
+        switch_url = urls.switch_language(request.url.path, kept, other)
     else:
         switch_url = urls.incidents_url(other)
     site_title = t("site.title", lang)

@@ -98,6 +98,9 @@ def openapi_document() -> dict[str, Any]:
         ),
         "/{lang}/checks.json": _operation("The check catalog", "ChecksPage", [_LANG]),
         "/{lang}/checks/{check_id}.json": _operation("One check", "CheckPage", [_LANG, _id("check_id")]),
+        "/{lang}/cluster.json": _operation(
+            "The server's read-only scan of your cluster (or the demo cluster)", "ClusterPage", [_LANG]
+        ),
         "/export/incidents.json": _operation("Every incident, schema-versioned", "Export", []),
     }
     schemas = {
@@ -109,6 +112,9 @@ def openapi_document() -> dict[str, Any]:
         "StudyPage": _page_schema("study", "rows", "chart", "sources"),
         "ChecksPage": _page_schema("checks", "areas"),
         "CheckPage": _page_schema("check", "summary", "incidents"),
+        "ClusterPage": _page_schema(
+            "cluster", "state", "message", "error", "source", "counts", "coverage", "gaps", "passed"
+        ),
         "Export": {
             "type": "object",
             "required": ["schema_version", "incidents"],

@@ -54,7 +54,7 @@ def _incident(request: Request, site: Site, lang: Lang) -> Page:
     context = incident_page.build_incident_page(site, incident_id, lang)
     if context is None:
         raise NotFoundError(t("error.not-found", lang) + f": {incident_id[:100]}")
-    return Page(context, "incident.html", context.title, "incidents")
+    return Page(context, "incident.html", context.title, "incidents", cache_control(site))
 
 
 def _facets(request: Request, site: Site, lang: Lang) -> Page:
@@ -67,7 +67,7 @@ def _term(request: Request, site: Site, lang: Lang) -> Page:
     context = facet_pages.build_term_page(site, facet, term_id, lang)
     if context is None:
         raise NotFoundError(t("error.not-found", lang) + f": {facet[:40]}/{term_id[:100]}")
-    return Page(context, "term.html", context.title, "facets")
+    return Page(context, "term.html", context.title, "facets", cache_control(site))
 
 
 def _studies(request: Request, site: Site, lang: Lang) -> Page:

@@ -62,6 +62,18 @@ def cluster_url(lang: str) -> str:
     return path(lang, "cluster")
 
 
+# One-shot actions in a query string (a rescan); links built from the current URL leave them out.
+ACTION_PARAMS = frozenset({"rescan"})
+
+
+def without_actions(query_string: str) -> str:
+    """The query string without ACTION_PARAMS, every other pair kept byte for byte and in order."""
+    if not any(name in query_string for name in ACTION_PARAMS):
+        return query_string
+    pairs = [pair for pair in query_string.split("&") if pair.partition("=")[0] not in ACTION_PARAMS]
+    return "&".join(pairs)
+
+
 def with_json(url: str) -> str:
     """The JSON twin of a page URL: '.json' on the path, the query string kept."""
     base, separator, query = url.partition("?")
