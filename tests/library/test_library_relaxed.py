@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from kubegap.library import Library
 from library_helpers import CHARLIE, search
+
+from kubegap.library import Library
 
 
 def test_long_text_without_a_full_match_is_relaxed_and_ranked(library: Library) -> None:

@@ -21,6 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from kubegap.checker.client import ApiError, ReadOnlyClient, ReadOnlyViolation
 from kubegap.checker.discovery import Discovery, Resource, discover
 from kubegap.checker.snapshot import Coverage, KindCoverage, KubeObject, Snapshot
+from kubegap.checker.sources._compact import Compactor
 
 PAGE_SIZE = 500
 
@@ -56,9 +57,12 @@ def read_cluster(
             created_at=dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
         )
         discovery = discover(active, [key for key in keys if key != "Secret"])
+        compactor = Compactor()  # the same pruning and sharing as streamed snapshot files
         with _ProgressBar(progress, len(keys)) as bar, _collector_paused():
             for key in keys:
-                coverage, items = _read_kind(active, discovery, key, namespaces, bar.counter(key))
+                coverage, items = _read_kind(
+                    active, discovery, key, namespaces, bar.counter(key), compactor.compact
+                )
                 snapshot.coverage[key] = coverage
                 if items is not None:
                     snapshot.objects[key] = items
@@ -93,6 +97,7 @@ def _read_kind(
     key: str,
     namespaces: Sequence[str] | None,
     on_items: Callable[[int], None],
+    compact: Callable[[KubeObject], KubeObject],
 ) -> tuple[KindCoverage, list[KubeObject] | None]:
     if key == "Secret":
         return KindCoverage(Coverage.not_collected, "never read: kubegap does not read Secrets"), None
@@ -106,7 +111,7 @@ def _read_kind(
     items: list[KubeObject] = []
     try:
         for namespace in scopes:
-            items.extend(_list_all(client, resource, namespace, on_items))
+            items.extend(_list_all(client, resource, namespace, on_items, compact))
     except ReadOnlyViolation as refused:
         return KindCoverage(Coverage.not_collected, f"never read: {refused.one_line()}"), None
     except ApiError as error:
@@ -116,7 +121,11 @@ def _read_kind(
 
 
 def _list_all(
-    client: ReadOnlyClient, resource: Resource, namespace: str | None, on_items: Callable[[int], None]
+    client: ReadOnlyClient,
+    resource: Resource,
+    namespace: str | None,
+    on_items: Callable[[int], None],
+    compact: Callable[[KubeObject], KubeObject],
 ) -> list[KubeObject]:
     """Page through one LIST; when the continue token expires (410 Gone), start over once."""
     path = resource.list_path(namespace)
@@ -131,7 +140,7 @@ def _list_all(
                 page = client.get(path, params)
                 for item in page.get("items") or []:
                     if isinstance(item, dict):
-                        items.append(_with_type(item, resource))
+                        items.append(compact(_with_type(item, resource)))
                 on_items(len(items))
                 token = str((page.get("metadata") or {}).get("continue") or "")
                 if not token:

@@ -16,7 +16,7 @@ from kubegap.library.web.checkbox import CheckBox, build_check_box
 from kubegap.library.web.labels import t
 from kubegap.library.web.site import Site
 from kubegap.library.web.state import ListState, last_page_notice
-from kubegap.text import count_label, result_range
+from kubegap.text import count_label, label, result_range
 
 PAGE_WINDOW = 2
 
@@ -119,6 +119,8 @@ def search_with_notices(site: Site, state: ListState) -> tuple[SearchResult, tup
     notices = state.notices
     if result.total > 0 and result.query.page != state.query.page:
         notices = (*notices, last_page_notice(state.query.page, state.query.lang))
+    if result.relaxed:
+        notices = (*notices, label("relaxed-search", state.query.lang))
     return result, notices
 
 
