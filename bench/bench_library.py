@@ -41,6 +41,7 @@ from kubegap.text import Lang
 SEED = 20261202
 GOALS = {
     "search + facets": 15.0,
+    "search + facets, text cache off": 15.0,
     "list page (context + template)": 30.0,
     "list page (ASGI)": 30.0,
     "case page (ASGI)": 30.0,
@@ -374,6 +375,11 @@ def main() -> int:
         samples = measure_search(library, queries, arguments.incidents)
         samples.update(measure_rendering(library, queries))
         samples.update(measure_asgi(library, queries, arguments.incidents))
+        # The same queries again with no remembered text matches: every search is a first search.
+        library.text_cache_size = 0
+        library.forget_text_matches()
+        cold = measure_search(library, queries, arguments.incidents)
+        samples["search + facets, text cache off"] = cold["search + facets"]
         library.close()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from kubegap.library.analysis import query_words, word_term
 from kubegap.library.glossary import Glossary
 
+RELAXED_MAX_GROUPS = 8  # a relaxed retry ORs at most this many words, in the order they were typed
+
 
 def _conjunction(words: list[str]) -> str | None:
     """Every word must match; words with nothing searchable in them (emoji, punctuation) are skipped."""
@@ -32,6 +34,9 @@ def match_expression(text: str, glossary: Glossary | None = None, *, any_group: 
     text (a log excerpt, a paragraph) that no incident matches word for word.
     """
     words = query_words(text)
+    if any_group:
+        # Ids, timestamps, counters and tiny words carry no meaning a report could share.
+        words = [word for word in words if len(word) >= 3 and not any(char.isdigit() for char in word)]
     glossary = glossary or Glossary()
     groups: list[str] = []
     position = 0
@@ -50,7 +55,9 @@ def match_expression(text: str, glossary: Glossary | None = None, *, any_group: 
         position += max(length, 1)
     if not groups:
         return None
-    return (" OR " if any_group else " AND ").join(groups)
+    if any_group:
+        return " OR ".join(groups[:RELAXED_MAX_GROUPS])
+    return " AND ".join(groups)
 
 
 def group_count(text: str) -> int:

@@ -136,6 +136,11 @@ class Library:
             self._glossary = glossary
             self._text_cache.clear()
 
+    def forget_text_matches(self) -> None:
+        """Empty the cache of remembered text matches (benchmarks measure cold searches with it)."""
+        with self._lock:
+            self._text_cache.clear()
+
     @property
     def knowledge(self) -> Knowledge:
         """The full knowledge base (studies, problems...), loaded from the files on first use."""

@@ -20,6 +20,7 @@ Runner = Callable[[sql.Statement], list[tuple]]
 # A text of at least this many words that matches no incident word for word is retried with any word
 # matching, ranked by bm25; shorter texts keep their strict meaning (two words mean both words).
 RELAXED_FROM_WORDS = 5
+RELAXED_MAX_RANKED = 2_000
 
 
 @dataclass(frozen=True)
@@ -56,8 +57,9 @@ def match_text(
                 found.setdefault(rowid, []).append(signature_text)
     relaxed = False
     if not rows and not found and group_count(text) >= RELAXED_FROM_WORDS:
-        rows = _fts_rows(run, match_expression(text, glossary, any_group=True), facet_clause, scored=True)
-        relaxed, scored = bool(rows), True
+        relaxed_match = match_expression(text, glossary, any_group=True)
+        rows, relaxed = _relaxed_rows(run, relaxed_match, facet_clause)
+        scored = scored or relaxed
     mask = bitsets.mask_of([*found, *(row[0] for row in rows)], size)
     if not scored:
         return TextMatches(mask, [], {}, found)  # newest/oldest pages walk the bit set instead
@@ -65,6 +67,15 @@ def match_text(
     scores.update(dict.fromkeys(found, sql.SIGNATURE_SCORE))
     ranked = [*sorted(found, reverse=True), *(row[0] for row in rows if row[0] not in found)]
     return TextMatches(mask, ranked, scores, found, relaxed)
+
+
+def _relaxed_rows(run: Runner, match: str | None, facet_clause: str | None) -> tuple[list[tuple], bool]:
+    """Incidents sharing any word, best first; none when more than RELAXED_MAX_RANKED share one (such a
+    broad match says little about the text, and ranking thousands of rows is what makes a search slow)."""
+    unranked = _fts_rows(run, match, facet_clause, scored=False)
+    if not unranked or len(unranked) > RELAXED_MAX_RANKED:
+        return [], False
+    return _fts_rows(run, match, facet_clause, scored=True), True
 
 
 def _fts_rows(run: Runner, match: str | None, facet_clause: str | None, *, scored: bool) -> list[tuple]:
