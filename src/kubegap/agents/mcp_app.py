@@ -8,7 +8,9 @@ The redaction middleware is installed here, so every tool, resource and prompt r
 from __future__ import annotations
 
 import functools
+import importlib
 import logging
+import threading
 from collections.abc import Callable
 from typing import Annotated, Literal, ParamSpec, TypeVar
 
@@ -64,12 +66,45 @@ _Params = ParamSpec("_Params")
 _Result = TypeVar("_Result")
 
 
+# Modules the tools import lazily (so `initialize` stays fast). Tools run in worker threads, and two
+# threads importing this package's modules for the first time at once can trip Python's import-lock
+# deadlock detection (`_DeadlockError`), so the first imports happen once, under one lock.
+_BACKENDS = (
+    "kubegap.knowledge",
+    "kubegap.library.library",
+    "kubegap.library.query",
+    "kubegap.checker.scanning",
+    "kubegap.checker.registry",
+    "kubegap.checker.runner",
+    "kubegap.checker.sources",
+    "kubegap.checker.reports",
+    "kubegap.checker.exemptions",
+    "kubegap.checker.rbac",
+    "kubegap.redaction",
+)
+_backends_lock = threading.Lock()
+_backends_ready = False
+
+
+def ensure_backends() -> None:
+    """Import the tools' modules once, one thread at a time (about 0.2 s, paid by the first call)."""
+    global _backends_ready
+    if _backends_ready:
+        return
+    with _backends_lock:
+        if not _backends_ready:
+            for name in _BACKENDS:
+                importlib.import_module(name)
+            _backends_ready = True
+
+
 def _one_sentence_errors(function: Callable[_Params, _Result]) -> Callable[_Params, _Result]:
     """KubegapError -> ToolError(one line); anything unexpected -> a short ToolError, traceback to stderr."""
 
     @functools.wraps(function)
     def wrapper(*args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
         try:
+            ensure_backends()
             return function(*args, **kwargs)
         except ToolError:
             raise

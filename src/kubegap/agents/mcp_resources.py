@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 
-from kubegap.agents.mcp_app import server
+from kubegap.agents.mcp_app import ensure_backends, server
 from kubegap.errors import KubegapError
 
 
@@ -38,6 +38,7 @@ def check_resource(check_id: str) -> str:
 
 def _resource(render: Callable[[], str]) -> str:
     try:
+        ensure_backends()
         return render()
     except KubegapError as error:
         raise ResourceNotFoundError(error.one_line()) from None
