@@ -21,6 +21,8 @@ FORBIDDEN_RESOURCES = frozenset({"secrets"})
 # kind key -> (API group, resource plural). Keep sorted by group; add a line when a check reads a new kind.
 KIND_RESOURCES: dict[str, tuple[str, str]] = {
     "ConfigMap": ("", "configmaps"),
+    "crd.projectcalico.org/BGPPeer": ("crd.projectcalico.org", "bgppeers"),
+    "projectcalico.org/BGPPeer": ("projectcalico.org", "bgppeers"),
     "Endpoints": ("", "endpoints"),
     "Event": ("", "events"),
     "LimitRange": ("", "limitranges"),

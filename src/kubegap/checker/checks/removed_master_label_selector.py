@@ -51,7 +51,7 @@ CHECK = CheckMeta(
     ),
     incidents=("reddit-2023-03-k8s-upgrade-calico-route-reflectors",),
     needs=(),
-    optional=(*WORKLOAD_KINDS, "Node"),
+    optional=(*WORKLOAD_KINDS, "Node", *CALICO_PEERS),
     components=("kubernetes-control-plane", "cni"),
     references=(
         "https://kubernetes.io/blog/2022/04/07/upcoming-changes-in-kubernetes-1-24/",
