@@ -265,12 +265,12 @@ def measure_rendering(library: Library, queries: list[dict[str, list[str]]]) -> 
 
     from starlette.datastructures import QueryParams
 
-    from kubegap.library.web.layout import build_layout
-    from kubegap.library.web.listing import build_list_page
-    from kubegap.library.web.pages import labeler
-    from kubegap.library.web.render import render_html
-    from kubegap.library.web.site import Site
-    from kubegap.library.web.state import parse_list_state
+    from kubegap.web.layout import build_layout
+    from kubegap.web.listing import build_list_page
+    from kubegap.web.pages import labeler
+    from kubegap.web.render import render_html
+    from kubegap.web.site import Site
+    from kubegap.web.state import parse_list_state
 
     site = Site(library, [])
     taxonomy = library.knowledge.taxonomy
@@ -320,7 +320,7 @@ def measure_asgi(
     import asyncio
     from urllib.parse import urlencode
 
-    from kubegap.library.web.app import create_app
+    from kubegap.web.app import create_app
 
     app = create_app(library, [])
     generator = random.Random(SEED + 2)

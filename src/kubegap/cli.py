@@ -19,7 +19,7 @@ _SUBCOMMANDS: dict[str, str] = {
     "knowledge": "kubegap.knowledge.commands:knowledge",
     "incidents": "kubegap.library.commands:incidents",
     "facets": "kubegap.library.commands:facets",
-    "serve": "kubegap.library.web.commands:serve",
+    "serve": "kubegap.web.commands:serve",
     "scan": "kubegap.checker.commands:scan",
     "snapshot": "kubegap.checker.commands:snapshot",
     "checks": "kubegap.checker.commands:checks",

@@ -11,8 +11,9 @@ import pytest
 import yaml
 
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot
-from kubegap.checker.snapshot_file import read_snapshot, write_snapshot
+from kubegap.checker.snapshot_file import write_snapshot
 from kubegap.checker.sources import load_manifests, load_snapshot_files
+from kubegap.checker.sources.snapshot_files import read_snapshot
 from kubegap.cli import main
 from kubegap.errors import InputError
 

@@ -23,7 +23,7 @@ async def client() -> AsyncIterator[object]:
     """The real server object, connected in-process (the modern per-request path, middleware included)."""
     from mcp.client import Client
 
-    from kubegap.mcp_server import server
+    from kubegap.agents.mcp_server import server
 
     async with Client(server, raise_exceptions=True) as connected:
         yield connected

@@ -154,7 +154,7 @@ def test_importing_the_server_leaves_the_heavy_parts_for_the_first_call() -> Non
     """The host waits for `initialize` while the server imports: the checker, the library, the knowledge
     base and the kubernetes client must load inside the tools, not at start-up."""
     probe = (
-        "import sys, kubegap.mcp_server\n"
+        "import sys, kubegap.agents.mcp_server\n"
         "heavy = ('kubernetes', 'kubegap.checker', 'kubegap.library', 'kubegap.knowledge', 'yaml')\n"
         "print(sorted(name for name in sys.modules if name.startswith(heavy)))\n"
     )

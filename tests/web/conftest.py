@@ -19,7 +19,7 @@ from kubegap.checker.finding import Severity
 from kubegap.knowledge.loader import BUNDLED_ROOT
 from kubegap.knowledge.model import Bilingual
 from kubegap.library import Library
-from kubegap.library.web import create_app
+from kubegap.web import create_app
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -25,10 +25,10 @@ from kubegap.checker.scan_report import CoverageRow, ScanReport, summarize
 from kubegap.checker.scanning import LiveTarget, ScanRequest
 from kubegap.errors import ClusterError
 from kubegap.library import Library
-from kubegap.library.web import create_app
-from kubegap.library.web.cluster_results import MAX_FINDINGS_PER_CHECK
-from kubegap.library.web.cluster_scan import ClusterScan
-from kubegap.library.web.cluster_source import ClusterSource, choose_source
+from kubegap.web import create_app
+from kubegap.web.cluster_results import MAX_FINDINGS_PER_CHECK
+from kubegap.web.cluster_scan import ClusterScan
+from kubegap.web.cluster_source import ClusterSource, choose_source
 
 NCCL, OS_PLAN = "fixture-nccl-async-errors", "fixture-os-update-plan"
 SECRET_TOKEN = "ghp_" + "Zx81Qv" * 6
@@ -418,7 +418,7 @@ def test_a_huge_check_is_capped_and_exemptions_are_named(library: Library, check
 
 def test_every_state_source_reason_and_coverage_status_has_both_labels() -> None:
     from kubegap.checker.snapshot import Coverage
-    from kubegap.library.web.labels import web_label_keys
+    from kubegap.web.labels import web_label_keys
 
     keys = set(web_label_keys())
     wanted = (

@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from web_fixture_ids import DRIVER, HBM, STUDY
 
 from kubegap.knowledge.model import SCHEMA_VERSION
-from kubegap.library.web.data_out import CSV_COLUMNS
+from kubegap.web.data_out import CSV_COLUMNS
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

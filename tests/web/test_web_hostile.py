@@ -15,7 +15,7 @@ import pytest
 from starlette.types import ASGIApp
 
 from kubegap.library import Library
-from kubegap.library.web import create_app
+from kubegap.web import create_app
 
 MARKER = "<xss-marker>"
 PAYLOADS = [

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from starlette.testclient import TestClient
 
-from kubegap.library.web.app import create_app
 from kubegap.text import label
+from kubegap.web.app import create_app
 
 TEXT = "nodes lost networking after unattended upgrade restarted systemd-networkd overnight quokka"
 

@@ -13,16 +13,16 @@ from starlette.datastructures import QueryParams
 from kubegap.knowledge.loader import Taxonomy
 from kubegap.library import Library
 from kubegap.library.query import SearchQuery
-from kubegap.library.web import urls
-from kubegap.library.web.chart import ChartRow, bar_chart, row_figure, wrap_label
-from kubegap.library.web.commands import serve
-from kubegap.library.web.labels import t, web_label_keys
-from kubegap.library.web.negotiation import preferred_lang
-from kubegap.library.web.state import parse_list_state
-from kubegap.library.web.tidy import tidy_query_string
 from kubegap.text import has_label
+from kubegap.web import urls
+from kubegap.web.chart import ChartRow, bar_chart, row_figure, wrap_label
+from kubegap.web.commands import serve
+from kubegap.web.labels import t, web_label_keys
+from kubegap.web.negotiation import preferred_lang
+from kubegap.web.state import parse_list_state
+from kubegap.web.tidy import tidy_query_string
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "src" / "kubegap" / "library" / "web" / "templates"
+TEMPLATES = Path(__file__).resolve().parents[2] / "src" / "kubegap" / "web" / "templates"
 
 
 @pytest.fixture(scope="module")

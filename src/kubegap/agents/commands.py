@@ -10,7 +10,7 @@ import click
 @click.command()
 def mcp() -> None:
     """Run the read-only MCP server on stdio (for Claude Code, Codex and other MCP hosts)."""
-    from kubegap.mcp_server import serve_stdio
+    from kubegap.agents.mcp_server import serve_stdio
 
     serve_stdio()
 

@@ -122,13 +122,3 @@ def snapshot_header(document: dict[str, Any], path: str) -> Snapshot:
         created_at=_string(document, "createdAt", path),
         notes=[note for note in notes if isinstance(note, str)] if isinstance(notes, list) else [],
     )
-
-
-def read_snapshot(path: str | Path) -> Snapshot:
-    """Read one kubegap snapshot file (plain or gzipped JSON), through the same door as every source.
-
-    A kubectl List given here is read too; it simply carries no coverage beyond the kinds it holds.
-    """
-    from kubegap.checker.sources import load_snapshot_files  # the sources import this module
-
-    return load_snapshot_files([path])

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from kubegap.knowledge.collection import Knowledge, Taxonomy
 from kubegap.knowledge.model import Incident, Study, Tags
 from kubegap.knowledge.problems import Problem
 from kubegap.knowledge.yaml_positions import PositionedDocument
-
-if TYPE_CHECKING:
-    from kubegap.knowledge.loader import Knowledge, Taxonomy
 
 
 def cross_check(

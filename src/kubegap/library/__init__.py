@@ -1,4 +1,6 @@
-"""The Incident Library: an SQLite index over the knowledge base, search, facets and the web pages.
+"""The Incident Library: an SQLite index over the knowledge base, search and facets.
+
+The web pages that show it live in `kubegap.web`.
 
 Start with `Library.open()`; queries are `SearchQuery` values (see `query.py`), usually built from
 untrusted input with `SearchQuery.from_params`.

@@ -135,3 +135,11 @@ def load_snapshot_files(paths: Sequence[str | Path]) -> Snapshot:
     snapshot.coverage["Secret"] = KindCoverage(Coverage.not_collected, "never read by kubegap")
     snapshot.objects.pop("Secret", None)
     return intake.finish()
+
+
+def read_snapshot(path: str | Path) -> Snapshot:
+    """Read one kubegap snapshot file (plain or gzipped JSON), through the same door as every source.
+
+    A kubectl List given here is read too; it simply carries no coverage beyond the kinds it holds.
+    """
+    return load_snapshot_files([path])

@@ -14,12 +14,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from kubegap.errors import KubegapError, NotFoundError, UsageError
-from kubegap.library.web import urls
-from kubegap.library.web.labels import t
-from kubegap.library.web.layout import build_layout
-from kubegap.library.web.negotiation import preferred_lang
-from kubegap.library.web.render import HTML, JSON, render_html, respond, to_json_bytes
 from kubegap.text import Lang
+from kubegap.web import urls
+from kubegap.web.labels import t
+from kubegap.web.layout import build_layout
+from kubegap.web.negotiation import preferred_lang
+from kubegap.web.render import HTML, JSON, render_html, respond, to_json_bytes
 
 _LOG = logging.getLogger("kubegap.web")
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kubegap.library.web import urls
-from kubegap.library.web.labels import t
-from kubegap.library.web.site import Site
 from kubegap.text import Lang
+from kubegap.web import urls
+from kubegap.web.labels import t
+from kubegap.web.site import Site
 
 _NOT_ANCHOR = re.compile(r"[^a-z0-9-]+")
 

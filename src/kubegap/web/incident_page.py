@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 from kubegap.errors import NotFoundError
 from kubegap.knowledge.model import FACETS, Incident, Source
-from kubegap.library.web import urls
-from kubegap.library.web.cards import IncidentCard, TermLink, build_card, term_link
-from kubegap.library.web.checkbox import CheckLink, RunHow, check_link, run_instructions
-from kubegap.library.web.labels import t
-from kubegap.library.web.site import Site
 from kubegap.text import Lang
+from kubegap.web import urls
+from kubegap.web.cards import IncidentCard, TermLink, build_card, term_link
+from kubegap.web.checkbox import CheckLink, RunHow, check_link, run_instructions
+from kubegap.web.labels import t
+from kubegap.web.site import Site
 
 SIMILAR_LIMIT = 5
 

@@ -20,7 +20,7 @@ JSON = "application/json"
 CACHE_CONTROL = "public, max-age=60"
 
 _ENVIRONMENT = Environment(
-    loader=PackageLoader("kubegap.library.web", "templates"),
+    loader=PackageLoader("kubegap.web", "templates"),
     autoescape=select_autoescape(["html", "svg", "xml"], default_for_string=True, default=True),
     undefined=StrictUndefined,
     trim_blocks=True,

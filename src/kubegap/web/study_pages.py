@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kubegap.knowledge.model import FACETS, Study
-from kubegap.library.web import urls
-from kubegap.library.web.cards import TermLink, term_link
-from kubegap.library.web.chart import BarChart, ChartRow, bar_chart, row_figure
-from kubegap.library.web.incident_page import SourceLink, source_links
-from kubegap.library.web.labels import t
-from kubegap.library.web.site import Site
 from kubegap.text import Lang
+from kubegap.web import urls
+from kubegap.web.cards import TermLink, term_link
+from kubegap.web.chart import BarChart, ChartRow, bar_chart, row_figure
+from kubegap.web.incident_page import SourceLink, source_links
+from kubegap.web.labels import t
+from kubegap.web.site import Site
 
 
 @dataclass(frozen=True, slots=True)

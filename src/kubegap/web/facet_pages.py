@@ -11,13 +11,13 @@ from dataclasses import dataclass
 
 from kubegap.knowledge.model import FACETS, Study
 from kubegap.library.query import SearchQuery
-from kubegap.library.web import urls
-from kubegap.library.web.cards import TermLink, term_link
-from kubegap.library.web.chart import row_figure
-from kubegap.library.web.checkbox import CheckLink, check_link
-from kubegap.library.web.labels import t
-from kubegap.library.web.site import Site
 from kubegap.text import Lang, count_label
+from kubegap.web import urls
+from kubegap.web.cards import TermLink, term_link
+from kubegap.web.chart import row_figure
+from kubegap.web.checkbox import CheckLink, check_link
+from kubegap.web.labels import t
+from kubegap.web.site import Site
 
 TERM_PAGE_INCIDENTS = 10
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from starlette.requests import Request
 
-from kubegap.library.web import urls
-from kubegap.library.web.labels import other_lang, t
 from kubegap.text import Lang
+from kubegap.web import urls
+from kubegap.web.labels import other_lang, t
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """The Incident Library on the web: server-rendered pages, their JSON twins, exports and a feed."""
 
-from kubegap.library.web.app import create_app
+from kubegap.web.app import create_app
 
 __all__ = ["create_app"]

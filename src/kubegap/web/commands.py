@@ -13,7 +13,7 @@ import socket
 import click
 
 from kubegap.errors import UsageError
-from kubegap.library.web.site import Site
+from kubegap.web.site import Site
 
 
 def _check_port_free(host: str, port: int) -> None:
@@ -86,9 +86,9 @@ def serve(
     """
     import uvicorn
 
-    from kubegap.library.web.app import create_app
-    from kubegap.library.web.cluster_scan import ClusterScan
-    from kubegap.library.web.cluster_source import choose_source
+    from kubegap.web.app import create_app
+    from kubegap.web.cluster_scan import ClusterScan
+    from kubegap.web.cluster_source import choose_source
 
     _check_port_free(host, port)
     source = choose_source(

@@ -7,8 +7,8 @@ asks one place for every word.
 
 from __future__ import annotations
 
-from kubegap.library.web.cluster_labels import CLUSTER_LABELS
 from kubegap.text import Lang, label, normalize_lang
+from kubegap.web.cluster_labels import CLUSTER_LABELS
 
 _WEB_LABELS: dict[str, tuple[str, str]] = {
     "site.title": ("장애 사례 라이브러리", "Incident Library"),

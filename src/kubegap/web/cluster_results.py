@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from kubegap.checker.finding import Finding
 from kubegap.checker.reports._common import count_label, evidence_text, one_line
 from kubegap.checker.scan_report import COUNT_KEYS, CheckSummary, ScanReport, finding_sort_key, worst_first
-from kubegap.library.web import urls
-from kubegap.library.web.cluster_status import check_anchor
-from kubegap.library.web.labels import t
-from kubegap.library.web.site import Site
 from kubegap.text import Lang
+from kubegap.web import urls
+from kubegap.web.cluster_status import check_anchor
+from kubegap.web.labels import t
+from kubegap.web.site import Site
 
 MAX_FINDINGS_PER_CHECK = 25
 

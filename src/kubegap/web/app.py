@@ -23,15 +23,15 @@ from starlette.staticfiles import StaticFiles
 
 from kubegap.checker.check import CheckMeta
 from kubegap.errors import KubegapError
-from kubegap.library.web import data_out, errors, pages, urls
-from kubegap.library.web.cluster_scan import ClusterScan
-from kubegap.library.web.layout import build_layout
-from kubegap.library.web.negotiation import preferred_lang
-from kubegap.library.web.render import HTML, JSON, render_html, respond, to_json_bytes
-from kubegap.library.web.security import SecurityHeadersMiddleware
-from kubegap.library.web.site import LibraryReader, Site, registered_checks
-from kubegap.library.web.tidy import TidyRequestMiddleware
 from kubegap.text import LANGS, Lang
+from kubegap.web import data_out, errors, pages, urls
+from kubegap.web.cluster_scan import ClusterScan
+from kubegap.web.layout import build_layout
+from kubegap.web.negotiation import preferred_lang
+from kubegap.web.render import HTML, JSON, render_html, respond, to_json_bytes
+from kubegap.web.security import SecurityHeadersMiddleware
+from kubegap.web.site import LibraryReader, Site, registered_checks
+from kubegap.web.tidy import TidyRequestMiddleware
 
 STATIC = Path(__file__).parent / "static"
 
@@ -158,6 +158,6 @@ async def _export_csv(request: Request) -> Response:
 
 @_calm
 async def _openapi(request: Request) -> Response:
-    from kubegap.library.web.openapi import openapi_document
+    from kubegap.web.openapi import openapi_document
 
     return respond(request, to_json_bytes(openapi_document()), JSON)

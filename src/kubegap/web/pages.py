@@ -13,13 +13,13 @@ from typing import Any
 from starlette.requests import Request
 
 from kubegap.errors import NotFoundError
-from kubegap.library.web import check_pages, cluster_page, facet_pages, incident_page, study_pages
-from kubegap.library.web.cluster_status import cache_control
-from kubegap.library.web.labels import t
-from kubegap.library.web.listing import build_list_page
-from kubegap.library.web.site import Site
-from kubegap.library.web.state import parse_list_state
 from kubegap.text import Lang
+from kubegap.web import check_pages, cluster_page, facet_pages, incident_page, study_pages
+from kubegap.web.cluster_status import cache_control
+from kubegap.web.labels import t
+from kubegap.web.listing import build_list_page
+from kubegap.web.site import Site
+from kubegap.web.state import parse_list_state
 
 
 @dataclass(frozen=True, slots=True)

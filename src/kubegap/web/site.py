@@ -18,7 +18,7 @@ from kubegap.errors import KubegapError
 from kubegap.knowledge.loader import Knowledge
 from kubegap.knowledge.model import Incident
 from kubegap.library.query import FacetValue, SearchQuery, SearchResult, SimilarIncident
-from kubegap.library.web.cluster_scan import ClusterScan
+from kubegap.web.cluster_scan import ClusterScan
 
 _LOG = logging.getLogger("kubegap.web")
 

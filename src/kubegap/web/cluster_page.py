@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from kubegap.checker.finding import Status
 from kubegap.checker.reports._common import count_label, one_line
 from kubegap.checker.scan_report import COUNT_KEYS, STATUS_ORDER, ScanReport
-from kubegap.library.web import urls
-from kubegap.library.web.cluster_results import CheckResult, Count, check_results
-from kubegap.library.web.cluster_scan import RescanOutcome, ScanState
-from kubegap.library.web.labels import t
-from kubegap.library.web.site import Site
 from kubegap.text import Lang
+from kubegap.web import urls
+from kubegap.web.cluster_results import CheckResult, Count, check_results
+from kubegap.web.cluster_scan import RescanOutcome, ScanState
+from kubegap.web.labels import t
+from kubegap.web.site import Site
 
 REFRESH_SECONDS = 3
 _GAP_STATUSES = frozenset({Status.failed, Status.unknown})

@@ -13,9 +13,9 @@ from starlette.datastructures import ImmutableMultiDict
 
 from kubegap.knowledge.loader import Taxonomy
 from kubegap.library.query import MAX_QUERY_CHARS, TEXT_KEYS, SearchQuery
-from kubegap.library.web.labels import t
-from kubegap.library.web.urls import DEFAULT_TAB, TABS
 from kubegap.text import Lang
+from kubegap.web.labels import t
+from kubegap.web.urls import DEFAULT_TAB, TABS
 
 MAX_KEYS = 50
 MAX_NOTED_VALUES = 5

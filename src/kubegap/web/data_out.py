@@ -14,11 +14,11 @@ from datetime import UTC, datetime
 from kubegap import __version__
 from kubegap.knowledge.model import FACETS, SCHEMA_VERSION, Incident
 from kubegap.library.query import SearchQuery
-from kubegap.library.web import urls
-from kubegap.library.web.labels import t
-from kubegap.library.web.render import to_json_bytes
-from kubegap.library.web.site import Site
 from kubegap.text import Lang
+from kubegap.web import urls
+from kubegap.web.labels import t
+from kubegap.web.render import to_json_bytes
+from kubegap.web.site import Site
 
 FEED_SIZE = 20
 ATOM = "http://www.w3.org/2005/Atom"

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from kubegap.checker.scan_report import ScanReport
 from kubegap.errors import KubegapError
-from kubegap.library.web.cluster_source import OFF, ClusterSource
 from kubegap.redaction import redact_text
+from kubegap.web.cluster_source import OFF, ClusterSource
 
 _LOG = logging.getLogger("kubegap.web")
 

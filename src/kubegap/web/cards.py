@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from kubegap.knowledge.loader import Taxonomy
 from kubegap.knowledge.model import SECTION_ORDER, Bilingual, Incident, ReasonedText
-from kubegap.library.web import urls
-from kubegap.library.web.labels import t
 from kubegap.text import Lang
+from kubegap.web import urls
+from kubegap.web.labels import t
 
 
 @dataclass(frozen=True, slots=True)

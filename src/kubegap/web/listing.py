@@ -10,13 +10,13 @@ from dataclasses import dataclass, replace
 
 from kubegap.knowledge.model import FACETS
 from kubegap.library.query import SORTS, SearchQuery, SearchResult
-from kubegap.library.web import urls
-from kubegap.library.web.cards import IncidentCard, build_card
-from kubegap.library.web.checkbox import CheckBox, build_check_box
-from kubegap.library.web.labels import t
-from kubegap.library.web.site import Site
-from kubegap.library.web.state import ListState, last_page_notice
 from kubegap.text import count_label, label, result_range
+from kubegap.web import urls
+from kubegap.web.cards import IncidentCard, build_card
+from kubegap.web.checkbox import CheckBox, build_check_box
+from kubegap.web.labels import t
+from kubegap.web.site import Site
+from kubegap.web.state import ListState, last_page_notice
 
 PAGE_WINDOW = 2
 

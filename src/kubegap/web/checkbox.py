@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kubegap.library.query import FacetValue
-from kubegap.library.web import urls
-from kubegap.library.web.cluster_status import ClusterBadge, cluster_badges
-from kubegap.library.web.labels import t
-from kubegap.library.web.site import Site
 from kubegap.text import Lang, count_label
+from kubegap.web import urls
+from kubegap.web.cluster_status import ClusterBadge, cluster_badges
+from kubegap.web.labels import t
+from kubegap.web.site import Site
 
 CLAUDE_COMMAND = "claude mcp add kubegap -- kubegap mcp"
 CODEX_CONFIG = '[mcp_servers.kubegap]\ncommand = "kubegap"\nargs = ["mcp"]\nenv_vars = ["KUBECONFIG"]'

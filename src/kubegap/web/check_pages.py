@@ -10,13 +10,13 @@ from dataclasses import dataclass
 
 from kubegap.checker.check import CheckMeta
 from kubegap.errors import NotFoundError
-from kubegap.library.web import urls
-from kubegap.library.web.cards import TermLink, term_link
-from kubegap.library.web.checkbox import RunHow, run_instructions
-from kubegap.library.web.cluster_status import ClusterBadge, cluster_badges
-from kubegap.library.web.labels import t
-from kubegap.library.web.site import Site
 from kubegap.text import Lang
+from kubegap.web import urls
+from kubegap.web.cards import TermLink, term_link
+from kubegap.web.checkbox import RunHow, run_instructions
+from kubegap.web.cluster_status import ClusterBadge, cluster_badges
+from kubegap.web.labels import t
+from kubegap.web.site import Site
 
 
 @dataclass(frozen=True, slots=True)
