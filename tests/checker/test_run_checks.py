@@ -57,10 +57,18 @@ def test_manifests_mode_missing_kind_is_absent() -> None:
     assert report.findings[0].reason == "kind-absent"
 
 
-def test_optional_kinds_do_not_block_a_check() -> None:
+def test_optional_kind_the_server_does_not_serve_does_not_block_a_check() -> None:
+    meta = make_meta(needs=("Node",), optional=("nvidia.com/ClusterPolicy",))
+    snapshot = snapshot_of(node("a"))
+    snapshot.coverage["nvidia.com/ClusterPolicy"] = KindCoverage(Coverage.absent, "CRD not installed")
+    report = run_checks(snapshot, checks=[make_check(meta)])
+    assert [f.status for f in report.findings] == [Status.passed]
+
+
+def test_optional_kind_missing_from_a_snapshot_keeps_the_check_from_passing() -> None:
     meta = make_meta(needs=("Node",), optional=("nvidia.com/ClusterPolicy",))
     report = run_checks(snapshot_of(node("a")), checks=[make_check(meta)])
-    assert [f.status for f in report.findings] == [Status.passed]
+    assert [(f.status, f.reason) for f in report.findings] == [(Status.unknown, "not-collected")]
 
 
 def test_check_that_raises_becomes_one_unknown_check_error_and_scan_goes_on() -> None:

@@ -1,10 +1,12 @@
 """Run checks honestly: a check never runs on data that was not read, and never crashes a scan.
 
 For each check, a needed kind that is not `read` becomes one `unknown` finding saying why (forbidden,
-kind-absent, failed, not-collected) and the check is skipped. A check that raises becomes one `unknown`
-finding with reason `check-error`. Then exemptions mark accepted fails, the namespace selection drops
-findings about objects in other namespaces (cluster-scoped findings always stay), and findings are
-sorted worst first.
+kind-absent, failed, malformed, partial, not-collected) and the check is skipped. A check that runs
+while one of its optional kinds was unreadable keeps its fails, but its passes and not-applicables
+become `unknown` naming the kind (see `verdicts`): the rule lives here, once, and checks need no code
+for it. A check that raises becomes one `unknown` finding with reason `check-error`. Then exemptions
+mark accepted fails, the namespace selection drops findings about objects in other namespaces
+(cluster-scoped findings always stay), and findings are sorted worst first.
 """
 
 from __future__ import annotations
@@ -19,23 +21,12 @@ from kubegap.checker.finding import CLUSTER, Finding, ObjectRef, Status
 from kubegap.checker.registry import CheckModule, select_checks
 from kubegap.checker.scan_report import CoverageRow, ScanReport, finding_sort_key, summarize
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot, kind_key
+from kubegap.checker.verdicts import coverage_reason, hold_back, unread_kind_finding, unreadable_kinds
 from kubegap.redaction import redact_text
 
+__all__ = ["coverage_reason", "coverage_table", "run_checks", "run_one"]
+
 SECRET_COVERAGE = KindCoverage(Coverage.not_collected, "never read: kubegap does not read Secrets")
-
-_REASONS = {
-    Coverage.forbidden: "forbidden",
-    Coverage.absent: "kind-absent",
-    Coverage.failed: "failed",
-    Coverage.not_collected: "not-collected",
-}
-
-
-def coverage_reason(coverage: KindCoverage) -> str:
-    """The `unknown` reason for a kind that was not read; a failed read that timed out says so."""
-    if coverage.status is Coverage.failed and "timed out" in coverage.detail.lower():
-        return "timed-out"
-    return _REASONS.get(coverage.status, coverage.status.value)
 
 
 def _now() -> str:
@@ -43,23 +34,17 @@ def _now() -> str:
 
 
 def _unread_needs(check: CheckModule, snapshot: Snapshot) -> list[Finding]:
+    """One unknown per needed kind not read; when there is one, unreadable optional kinds are named too,
+    so the reasons (and the `kubegap rbac` fix for a 403) are complete before anyone re-runs."""
     findings = []
     for need in check.meta.needs:
         coverage = snapshot.status_of(need)
-        if coverage.status is Coverage.read:
-            continue
-        detail = f": {coverage.detail}" if coverage.detail else ""
-        findings.append(
-            Finding(
-                check_id=check.id,
-                status=Status.unknown,
-                severity=check.meta.severity,
-                object=CLUSTER,
-                message=f"cannot decide: {need} was {coverage.status.value}{detail}",
-                evidence={"kind": need, "coverage": coverage.status.value, "detail": coverage.detail},
-                reason=coverage_reason(coverage),
-            )
-        )
+        if coverage.status is not Coverage.read:
+            findings.append(unread_kind_finding(check.meta, need, coverage, "cannot decide"))
+    if findings:
+        for kind, coverage in unreadable_kinds(check.meta, snapshot).items():
+            if kind not in check.meta.needs:
+                findings.append(unread_kind_finding(check.meta, kind, coverage, "cannot decide"))
     return findings
 
 
@@ -101,7 +86,7 @@ def run_one(check: CheckModule, snapshot: Snapshot) -> list[Finding]:
                 raise TypeError(f"run() yielded {type(finding).__name__}, not Finding")
     except Exception as error:
         return [_check_error(check, error)]
-    return findings
+    return hold_back(check.meta, findings, unreadable_kinds(check.meta, snapshot))
 
 
 def _locate(findings: list[Finding], snapshot: Snapshot) -> list[Finding]:
@@ -176,7 +161,10 @@ def run_checks(
         produced = apply_exemptions(_locate(produced, snapshot), snapshot, exemptions, honour_annotations)
         if selection:
             produced = [finding for finding in produced if _in_namespaces(finding, selection)]
-        summaries.append(summarize(check.meta, produced))
+        unread = {
+            kind: coverage.status.value for kind, coverage in unreadable_kinds(check.meta, snapshot).items()
+        }
+        summaries.append(summarize(check.meta, produced, unread))
         findings.extend(produced)
     findings.sort(key=finding_sort_key)
     notes = list(snapshot.notes) + (exemptions.notes() if exemptions else [])

@@ -49,10 +49,17 @@ class CheckSummary:
     meta: CheckMeta
     status: Status
     counts: dict[str, int]
+    # Kinds the check reads that were not read whole, with their coverage status: why it cannot pass.
+    unread: dict[str, str] = field(default_factory=dict)
 
     @property
     def check_id(self) -> str:
         return self.meta.id
+
+    @property
+    def unknown_from_coverage(self) -> bool:
+        """Unknown (not fail) and unreadable kinds are among the reasons: reading more would decide it."""
+        return self.status is Status.unknown and bool(self.unread)
 
 
 def worst_first(summaries: Iterable[CheckSummary]) -> list[CheckSummary]:
@@ -74,7 +81,22 @@ class CoverageRow:
     optional_for: tuple[str, ...] = ()
 
 
-def summarize(meta: CheckMeta, findings: Iterable[Finding]) -> CheckSummary:
+@dataclass(frozen=True)
+class UnreadableSummary:
+    """How many checks stayed unknown because kinds could not be read, and which kinds, for the summary."""
+
+    checks: int = 0
+    forbidden_checks: int = 0  # of those, the ones a forbidden kind held back: `kubegap rbac` fixes these
+    kinds: dict[str, str] = field(default_factory=dict)  # kind -> coverage status, over those checks
+
+    @property
+    def fix(self) -> str:
+        return "kubegap rbac" if self.forbidden_checks else ""
+
+
+def summarize(
+    meta: CheckMeta, findings: Iterable[Finding], unread: dict[str, str] | None = None
+) -> CheckSummary:
     counts = Counter(count_key(finding) for finding in findings)
     if counts.get("fail"):
         status = Status.failed
@@ -84,7 +106,12 @@ def summarize(meta: CheckMeta, findings: Iterable[Finding]) -> CheckSummary:
         status = Status.passed
     else:
         status = Status.not_applicable
-    return CheckSummary(meta=meta, status=status, counts={key: counts.get(key, 0) for key in COUNT_KEYS})
+    return CheckSummary(
+        meta=meta,
+        status=status,
+        counts={key: counts.get(key, 0) for key in COUNT_KEYS},
+        unread=dict(unread or {}),
+    )
 
 
 @dataclass
@@ -116,6 +143,18 @@ class ScanReport:
         """Open fails by severity."""
         counted = Counter(finding.severity.value for finding in self.findings if is_open_fail(finding))
         return {severity.value: counted.get(severity.value, 0) for severity in Severity}
+
+    @property
+    def unreadable(self) -> UnreadableSummary:
+        """Checks unknown because kinds they read were forbidden, failed, malformed, partial or unread."""
+        held = [summary for summary in self.checks if summary.unknown_from_coverage]
+        kinds: dict[str, str] = {}
+        for summary in held:
+            kinds.update(summary.unread)
+        forbidden = sum(1 for summary in held if "forbidden" in summary.unread.values())
+        return UnreadableSummary(
+            checks=len(held), forbidden_checks=forbidden, kinds=dict(sorted(kinds.items()))
+        )
 
     def meta(self, check_id: str) -> CheckMeta | None:
         return next((summary.meta for summary in self.checks if summary.meta.id == check_id), None)

@@ -8,7 +8,7 @@ from kubegap.checker.check import CheckMeta
 from kubegap.checker.extract import Workload, containers, pod_env, workloads
 from kubegap.checker.extract.podspec import command_line
 from kubegap.checker.finding import CLUSTER, Finding, ObjectRef, Severity, Status
-from kubegap.checker.snapshot import Coverage, Snapshot
+from kubegap.checker.snapshot import UNREADABLE, Coverage, Snapshot
 from kubegap.knowledge.model import Bilingual
 
 GPU_NODE_NOTE = "no GPU nodes in this snapshot"
@@ -81,12 +81,11 @@ CORE_WORKLOAD_KINDS = (
 
 
 def unread_kinds(snapshot: Snapshot, kinds: tuple[str, ...]) -> list[str]:
-    """Kinds that should have been read but were forbidden, failed or never collected.
+    """Kinds that should have been read but were forbidden, failed, malformed, partial or never collected.
 
     'absent' is fine: a CRD that is not installed, or a manifest set without that kind, has no objects.
     """
-    bad = (Coverage.forbidden, Coverage.failed, Coverage.not_collected)
-    return [kind for kind in kinds if snapshot.status_of(kind).status in bad]
+    return [kind for kind in kinds if snapshot.status_of(kind).status in UNREADABLE]
 
 
 def crd_state(snapshot: Snapshot, key: str) -> str:

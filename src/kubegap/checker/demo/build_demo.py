@@ -106,6 +106,18 @@ def _node(name: str, index: int) -> dict[str, Any]:
     }
 
 
+def _kinds_checks_read() -> list[str]:
+    from kubegap.checker.registry import all_checks
+
+    return sorted({kind for check in all_checks() for kind in (*check.meta.needs, *check.meta.optional)})
+
+
+def _is_crd(kind: str) -> bool:
+    """A kind from an add-on API group (nvidia.com, ray.io), not one Kubernetes itself serves."""
+    group = kind.split("/")[0] if "/" in kind else ""
+    return "." in group and not group.endswith(".k8s.io")
+
+
 def build() -> Snapshot:
     snapshot = Snapshot(mode="demo", source="demo: a built-in example GPU cluster", created_at=CREATED_AT)
     for index, name in enumerate([*CPU_NODES, *GPU_NODES]):
@@ -116,6 +128,16 @@ def build() -> Snapshot:
         snapshot.coverage.setdefault(kind, KindCoverage(Coverage.read))
     for kind in ABSENT_KINDS:
         snapshot.coverage[kind] = KindCoverage(Coverage.absent, "CRD not installed")
+    for kind in _kinds_checks_read():
+        # A kind a new check reads: a live scan of this cluster would list a built-in kind (and find
+        # nothing) and be told a CRD is not served. Left out, the kind would count as unread and hold
+        # back every verdict that reads it.
+        default = (
+            KindCoverage(Coverage.absent, "CRD not installed")
+            if _is_crd(kind)
+            else KindCoverage(Coverage.read)
+        )
+        snapshot.coverage.setdefault(kind, default)
     snapshot.coverage["Secret"] = KindCoverage(Coverage.not_collected, "never read by kubegap")
     return snapshot
 
