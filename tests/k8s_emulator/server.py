@@ -1,9 +1,9 @@
 """A real HTTP server on 127.0.0.1 that answers like a Kubernetes API server, for tests and benchmarks.
 
 It serves discovery, cluster-wide and namespaced LIST with `limit`/`continue` paging, GET of one
-object, and a minimal `Table` for kubectl's default output. Faults (status codes, Retry-After, latency)
-are injected per path pattern. Every request is logged; write verbs are answered 405 and logged too,
-so a test can prove that nothing but GET was ever sent.
+object, and a minimal `Table` for kubectl's default output. Faults (status codes, Retry-After, latency,
+a body of the wrong shape) are injected per path pattern. Every request is logged; write verbs are
+answered 405 and logged too, so a test can prove that nothing but GET was ever sent.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ class Fault:
     times: int | None = None  # None: forever
     only_continue: bool = False  # only requests that carry a continue token
     hits: int = 0
+    body: Any = None  # when set (and status is 0), answer 200 with this JSON body instead: a malformed list
 
     def applies(self, path: str, query: dict[str, str]) -> bool:
         if self.times is not None and self.hits >= self.times:
@@ -194,6 +195,9 @@ def _handler_for(emulator: KubeEmulator) -> type[BaseHTTPRequestHandler]:
                     headers = {"Retry-After": fault.retry_after} if fault.retry_after else {}
                     self._send(fault.status, _status(fault.status, "injected fault"), headers)
                     return
+                if fault.body is not None:
+                    self._send(200, fault.body)
+                    return
             if emulator.token and request.authorization != f"Bearer {emulator.token}":
                 self._send(401, _status(401, "Unauthorized"))
                 return
@@ -213,7 +217,7 @@ def _handler_for(emulator: KubeEmulator) -> type[BaseHTTPRequestHandler]:
         def do_HEAD(self) -> None:
             self._refuse()
 
-        def _send(self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+        def _send(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
             payload = b"" if self.command == "HEAD" else orjson.dumps(body)
             try:
                 self.send_response(status)

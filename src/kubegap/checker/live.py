@@ -2,7 +2,8 @@
 
 Every kind asked for ends with a coverage verdict, so a check never passes on data that was not read:
 read, absent (not served: a CRD that is not installed), forbidden (401/403), failed (timeouts, 5xx
-after retries, a list that expired twice), or not collected (Secrets, which kubegap never reads).
+after retries, a list that expired twice), malformed (a body that is not a list of objects, never
+taken for an empty list), or not collected (Secrets, which kubegap never reads).
 Items of a kind are kept only when the whole list was read; a half-read kind is failed, not quietly short.
 """
 
@@ -20,6 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from kubegap.checker.client import ApiError, ReadOnlyClient, ReadOnlyViolation
 from kubegap.checker.discovery import Discovery, Resource, discover
+from kubegap.checker.object_shape import MalformedList, items_problem, list_body_problem
 from kubegap.checker.snapshot import Coverage, KindCoverage, KubeObject, Snapshot
 from kubegap.checker.sources._compact import Compactor
 
@@ -116,6 +118,8 @@ def _read_kind(
         return KindCoverage(Coverage.not_collected, f"never read: {refused.one_line()}"), None
     except ApiError as error:
         return _coverage_for(error), None
+    except MalformedList as error:
+        return KindCoverage(Coverage.malformed, str(error)), None
     detail = f"namespaces: {', '.join(namespaces)}" if namespaces and resource.namespaced else ""
     return KindCoverage(Coverage.read, detail), items
 
@@ -138,9 +142,8 @@ def _list_all(
                 if token:
                     params["continue"] = token
                 page = client.get(path, params)
-                for item in page.get("items") or []:
-                    if isinstance(item, dict):
-                        items.append(compact(_with_type(item, resource)))
+                typed = _typed_items(page, resource, path)
+                items.extend(compact(item) for item in typed)
                 on_items(len(items))
                 token = str((page.get("metadata") or {}).get("continue") or "")
                 if not token:
@@ -154,6 +157,20 @@ def _list_all(
                 ) from None
             raise
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _typed_items(page: object, resource: Resource, path: str) -> list[Any]:
+    """A page's items with their types restored; MalformedList when the page is not a list of objects."""
+    problem = list_body_problem(page)
+    if not problem:
+        assert isinstance(page, dict)
+        typed = [
+            _with_type(item, resource) if isinstance(item, dict) else item for item in page["items"] or []
+        ]
+        problem = items_problem(typed)
+    if problem:
+        raise MalformedList(f"GET {path}: {problem}")
+    return typed
 
 
 def _with_type(item: dict[str, Any], resource: Resource) -> KubeObject:
