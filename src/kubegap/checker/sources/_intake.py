@@ -3,7 +3,10 @@
 Secrets never get in: any object of kind Secret is dropped (inside Lists too), and `stringData`, or
 `data` on anything but a ConfigMap, is removed. Objects that are not Kubernetes objects (no kind, no
 metadata.name) are skipped and counted, so a bad object costs one line in the coverage notes, not the
-scan. Objects are kept as parsed, never copied.
+scan. When the kind of a bad object is known (it says so itself, or its typed List does), that kind is
+recorded as `malformed`: its good objects are kept, but no check may pass on it, since what was
+skipped may be the counter-example. A typed List whose `items` is not a list is malformed too, never
+an empty list. Objects are kept as parsed, never copied.
 """
 
 from __future__ import annotations
@@ -11,43 +14,22 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from kubegap.checker.object_shape import object_problem, type_name
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot, kind_key
 
 SECRETS_NOTE = "Secrets are never read: any Secret object in the input was dropped unread."
 SECRET_KINDS = frozenset({"Secret", "SecretList"})
 _LIST_SUFFIX = "List"
+_REASONS_KEPT = 3  # problems named per malformed kind
 
 
 def is_list(document: dict[str, Any]) -> bool:
+    """A List or `<Kind>List` with items to walk; `items: null` is an empty list (as Go writes one)."""
     kind = document.get("kind")
-    return isinstance(kind, str) and kind.endswith(_LIST_SUFFIX) and isinstance(document.get("items"), list)
-
-
-def _problem(obj: object) -> str:
-    """Why an object cannot be used, or '' when it can."""
-    if not isinstance(obj, dict):
-        return "not a mapping"
-    kind, api_version = obj.get("kind"), obj.get("apiVersion")
-    if not isinstance(kind, str) or not kind:
-        return "no kind"
-    if not isinstance(api_version, str) or not api_version:
-        return "no apiVersion"
-    metadata = obj.get("metadata")
-    if not isinstance(metadata, dict):
-        return "no metadata"
-    name = metadata.get("name") or metadata.get("generateName")
-    if not isinstance(name, str) or not name:
-        return "no metadata.name"
-    namespace = metadata.get("namespace")
-    if namespace is not None and not isinstance(namespace, str):
-        return "metadata.namespace is not a string"
-    for field in ("labels", "annotations"):
-        if metadata.get(field) is not None and not isinstance(metadata[field], dict):
-            return f"metadata.{field} that is not a mapping"
-    for field in ("spec", "status"):
-        if obj.get(field) is not None and not isinstance(obj[field], dict):
-            return f"{field} that is not a mapping"
-    return ""
+    items = document.get("items", False)
+    return (
+        isinstance(kind, str) and kind.endswith(_LIST_SUFFIX) and (items is None or isinstance(items, list))
+    )
 
 
 class Intake:
@@ -64,7 +46,12 @@ class Intake:
         self.secrets_dropped = 0
         self.duplicates = 0
         self.added = 0
+        self.malformed: dict[str, Counter[str]] = {}  # kind key -> what was wrong, counted
         self._seen: set[tuple[str, str, str]] = set()
+
+    def _malformed(self, key: str, problem: str, origin: str) -> None:
+        where = f"{origin}: " if origin else ""
+        self.malformed.setdefault(key, Counter())[f"{where}{problem}"] += 1
 
     def add_list(self, document: dict[str, Any], origin: str, line: int = 0) -> None:
         """A `List` or typed `<Kind>List`: items lacking kind and apiVersion inherit the list's."""
@@ -74,12 +61,34 @@ class Intake:
         if item_kind and item_kind not in SECRET_KINDS and api_version:
             key = kind_key(api_version, item_kind)
             self.snapshot.coverage.setdefault(key, KindCoverage(Coverage.read))
-        for item in document["items"]:
+        for item in document["items"] or []:
             if isinstance(item, dict) and item_kind:
                 item.setdefault("kind", item_kind)
                 if api_version:
                     item.setdefault("apiVersion", api_version)
+            elif item_kind and item_kind not in SECRET_KINDS and api_version:
+                # Not an object at all: it still belonged to this list's kind.
+                self.skipped["not a mapping"] += 1
+                self._malformed(kind_key(api_version, item_kind), f"an item is {type_name(item)}", origin)
+                continue
             self.add(item, origin, line)
+
+    def _bad_list(self, document: dict[str, Any], origin: str) -> bool:
+        """A `<Kind>List` whose items is not a list: its kind is malformed. True when it was one."""
+        kind = document.get("kind")
+        if not (isinstance(kind, str) and kind.endswith(_LIST_SUFFIX) and "items" in document):
+            return False
+        items = document["items"]
+        if items is None or isinstance(items, list):
+            return False
+        item_kind = kind[: -len(_LIST_SUFFIX)]
+        api_version = document.get("apiVersion")
+        self.skipped["a List whose items is not a list"] += 1
+        if item_kind and item_kind not in SECRET_KINDS and isinstance(api_version, str) and api_version:
+            self._malformed(
+                kind_key(api_version, item_kind), f"items is {type_name(items)}, not a list", origin
+            )
+        return True
 
     def add(self, obj: object, origin: str, line: int = 0) -> None:
         if isinstance(obj, dict) and is_list(obj):
@@ -88,9 +97,13 @@ class Intake:
         if isinstance(obj, dict) and obj.get("kind") in SECRET_KINDS:
             self.secrets_dropped += 1
             return
-        problem = _problem(obj)
+        if isinstance(obj, dict) and self._bad_list(obj, origin):
+            return
+        problem = object_problem(obj)
         if problem:
             self.skipped[problem] += 1
+            if isinstance(obj, dict) and problem not in ("no kind", "no apiVersion"):
+                self._malformed(kind_key(obj["apiVersion"], obj["kind"]), f"an object with {problem}", origin)
             return
         assert isinstance(obj, dict)
         obj.pop("stringData", None)
@@ -117,6 +130,8 @@ class Intake:
     def finish(self) -> Snapshot:
         """Write what was skipped into the snapshot's notes and return it."""
         notes = self.snapshot.notes
+        for key, problems in sorted(self.malformed.items()):
+            self.snapshot.coverage[key] = KindCoverage(Coverage.malformed, _malformed_detail(problems))
         for problem, count in sorted(self.skipped.items()):
             notes.append(f"skipped {count} object(s) with {problem}")
         if self.duplicates:
@@ -126,3 +141,13 @@ class Intake:
         if SECRETS_NOTE not in notes:
             notes.append(SECRETS_NOTE)
         return self.snapshot
+
+
+def _malformed_detail(problems: Counter[str]) -> str:
+    """'nodes.json: an object with no metadata (2); ...', the first few problems and how many more."""
+    named = [
+        f"{problem} ({count})" if count > 1 else problem
+        for problem, count in problems.most_common(_REASONS_KEPT)
+    ]
+    more = sum(problems.values()) - sum(count for _problem, count in problems.most_common(_REASONS_KEPT))
+    return "; ".join(named) + (f"; and {more} more" if more else "")

@@ -67,9 +67,9 @@ def _add_document(snapshot: Snapshot, intake: Intake, data: Any, path: str) -> N
     if is_snapshot_document(data):
         _merge_header(snapshot, snapshot_header(data, path))
         for item in data.get("items") or []:
-            intake.add(item, "")
+            intake.add(item, path)
     elif isinstance(data, dict) and (is_list(data) or "kind" in data):
-        intake.add(data, "")
+        intake.add(data, path)
     else:
         raise InputError(f"{path}: not a Kubernetes object, List or kubegap snapshot")
 
