@@ -126,6 +126,33 @@ async def test_forbidden_kinds_become_coverage_problems_not_passes(
     assert summary["counts"]["unknown"] > 0
 
 
+async def test_a_forbidden_optional_kind_is_listed_and_counted_with_the_rbac_fix(
+    client: Any, emulator: KubeEmulator, kubeconfig: Path
+) -> None:
+    """StatefulSets are only optional for the workload checks: forbidden, they keep those from passing."""
+    clean = (await client.call_tool("scan_cluster", {"kubeconfig": str(kubeconfig)})).structured_content
+    assert clean["unknown_from_unreadable_kinds"] == 0 and clean["unreadable_note"] == ""
+    emulator.inject(Fault(pattern=r"/apis/apps/v1/statefulsets", status=403))
+    summary = (await client.call_tool("scan_cluster", {"kubeconfig": str(kubeconfig)})).structured_content
+    problem = next(row for row in summary["coverage_problems"] if row["kind"] == "apps/StatefulSet")
+    assert problem["status"] == "forbidden" and problem["needed_by"] == []
+    assert "nccl-watchdog-disabled" in problem["optional_for"]
+    held = summary["unknown_from_unreadable_kinds"]
+    assert held > 0
+    note = summary["unreadable_note"]
+    assert note.startswith(f"{held} checks are unknown") and "forbidden: apps/StatefulSet" in note
+    assert "`kubegap rbac`" in note
+    assert summary["counts"]["pass"] < clean["counts"]["pass"]
+    arguments = {"scan_id": summary["scan_id"], "check_id": "nccl-watchdog-disabled"}
+    page = (await client.call_tool("get_findings", arguments)).structured_content
+    verdicts = {(f["status"], f["reason"]) for f in page["findings"]}
+    assert ("unknown", "forbidden") in verdicts and {status for status, _reason in verdicts} == {"unknown"}
+    before = {**arguments, "scan_id": clean["scan_id"]}
+    assert {
+        f["status"] for f in (await client.call_tool("get_findings", before)).structured_content["findings"]
+    } == {"pass"}
+
+
 async def test_unreachable_cluster_is_one_tool_error(client: Any, tmp_path: Path) -> None:
     with socket.socket() as probe:  # a port where nothing listens: connections are refused at once
         probe.bind(("127.0.0.1", 0))

@@ -54,7 +54,17 @@ async def test_scan_files_snapshot_reports_unread_kinds(client: Any) -> None:
     assert "gpu-health-agent" in [check["id"] for check in summary["checks_needing_attention"]]
     statuses = {problem["kind"]: problem["status"] for problem in summary["coverage_problems"]}
     assert statuses.get("apps/DaemonSet") == "not-collected"
-    assert all(problem["needed_by"] for problem in summary["coverage_problems"])
+    assert all(problem["needed_by"] or problem["optional_for"] for problem in summary["coverage_problems"])
+    # A kubectl dump cannot say whether a CRD is installed: the checks that read one stay unknown.
+    assert summary["unknown_from_unreadable_kinds"] > 0 and "not-collected" in summary["unreadable_note"]
+    assert "rbac" not in summary["unreadable_note"]
+
+
+def test_the_mcp_list_of_unreadable_statuses_is_the_checkers() -> None:
+    from kubegap.agents.mcp_scans import _UNREADABLE
+    from kubegap.checker.snapshot import UNREADABLE
+
+    assert {status.value for status in UNREADABLE} == _UNREADABLE
 
 
 async def test_summary_lists_are_capped_with_a_notice(client: Any) -> None:

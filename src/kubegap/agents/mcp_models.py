@@ -40,9 +40,13 @@ class CheckOutcome(_Out):
 
 class CoverageProblem(_Out):
     kind: str
-    status: str = Field(description="forbidden | absent | failed | not-collected")
+    status: str = Field(description="forbidden | absent | failed | malformed | partial | not-collected")
     detail: str
     needed_by: list[str] = Field(description="checks that cannot decide without this kind")
+    optional_for: list[str] = Field(
+        default_factory=list,
+        description="checks that read this kind when it exists: while it is unreadable they cannot pass",
+    )
 
 
 class ScanSummary(_Out):
@@ -59,6 +63,14 @@ class ScanSummary(_Out):
     counts: dict[str, int] = Field(description="findings by status; exempted fails are counted apart")
     fail_by_severity: dict[str, int] = Field(description="open fails by severity")
     checks_run: int
+    unknown_from_unreadable_kinds: int = Field(
+        description="checks that are unknown because kinds they read were forbidden, failed, malformed, "
+        "partial or not collected"
+    )
+    unreadable_note: str = Field(
+        description="which kinds kept those checks unknown, and the fix (`kubegap rbac` when the cause is "
+        "403); '' when none"
+    )
     checks_needing_attention: list[CheckOutcome] = Field(
         description="checks that failed or could not decide, worst first"
     )

@@ -33,6 +33,9 @@ MESSAGE_CHARS = 400
 EVIDENCE_CHARS = 300
 SEVERITIES = ("critical", "high", "medium", "low", "info")
 STATUSES = ("fail", "exempted", "unknown", "pass", "not-applicable")
+# Coverage statuses that keep a check from passing (kubegap.checker.snapshot.UNREADABLE, as strings:
+# this module imports the checker lazily so the server starts fast).
+_UNREADABLE = frozenset({"forbidden", "failed", "malformed", "partial", "not-collected"})
 
 
 class ScanStore:
@@ -119,8 +122,13 @@ def summarize_scan(scan_id: str, report: ScanReport, min_severity: str, lang: st
             f"{len(attention) - LISTED_CHECKS} more checks need attention; call get_findings"
             f"(scan_id='{scan_id}') to page through every finding"
         )
-    # Kinds only some checks use when present (CRDs) are left out: their absence decides nothing.
-    problems = [row for row in report.coverage if row.status != "read" and row.needed_by]
+    # Kinds only some checks use when present (CRDs) are left out when absent: that decides nothing.
+    # Unreadable ones are in: they keep those checks from passing.
+    problems = [
+        row
+        for row in report.coverage
+        if row.status != "read" and (row.needed_by or (row.optional_for and row.status in _UNREADABLE))
+    ]
     if len(problems) > LISTED_COVERAGE:
         truncated.append(f"{len(problems) - LISTED_COVERAGE} more unread kinds are not listed")
     worth = [finding for finding in report.findings if finding.status in (Status.failed, Status.unknown)]
@@ -143,6 +151,8 @@ def summarize_scan(scan_id: str, report: ScanReport, min_severity: str, lang: st
         counts=report.counts,
         fail_by_severity=report.severity_counts,
         checks_run=len(report.checks),
+        unknown_from_unreadable_kinds=report.unreadable.checks,
+        unreadable_note=_short(report.unreadable.sentence(lang), MESSAGE_CHARS * 2),
         checks_needing_attention=[
             CheckOutcome(
                 id=item.meta.id,
@@ -159,6 +169,7 @@ def summarize_scan(scan_id: str, report: ScanReport, min_severity: str, lang: st
                 status=row.status,
                 detail=_short(row.detail, MESSAGE_CHARS),
                 needed_by=list(row.needed_by),
+                optional_for=list(row.optional_for) if row.status in _UNREADABLE else [],
             )
             for row in problems[:LISTED_COVERAGE]
         ],

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.finding import Finding, Severity, Status
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"  # 1.1: summary.unreadable; coverage statuses malformed and partial
 
 # Worst first: the status a check shows in the summary is the worst of its findings.
 STATUS_ORDER: tuple[Status, ...] = (Status.failed, Status.unknown, Status.passed, Status.not_applicable)
@@ -92,6 +92,32 @@ class UnreadableSummary:
     @property
     def fix(self) -> str:
         return "kubegap rbac" if self.forbidden_checks else ""
+
+    def sentence(self, lang: str = "en") -> str:
+        """One line for the summary of every face: how many, which kinds, and the fix for a 403."""
+        if not self.checks:
+            return ""
+        by_status: dict[str, list[str]] = {}
+        for kind, status in self.kinds.items():
+            by_status.setdefault(status, []).append(kind)
+        listed = "; ".join(f"{status}: {_few(kinds)}" for status, kinds in sorted(by_status.items()))
+        if lang == "ko":
+            line = f"읽지 못한 종류(kind)가 있어 점검 항목 {self.checks}개가 판단 불가입니다({listed})."
+            return line + (_FIX_KO if self.forbidden_checks else _AGAIN_KO)
+        checks = "1 check is" if self.checks == 1 else f"{self.checks} checks are"
+        line = f"{checks} unknown because kinds they read could not be read in full ({listed})."
+        return line + (_FIX_EN if self.forbidden_checks else _AGAIN_EN)
+
+
+_FIX_KO = " 해결: `kubegap rbac` 명령으로 읽기 전용 ClusterRole을 만들어 적용한 뒤 다시 스캔하세요."
+_AGAIN_KO = " 전부 읽을 수 있을 때 다시 스캔하세요."
+_FIX_EN = " Fix: `kubegap rbac` prints the read-only ClusterRole they need; apply it and scan again."
+_AGAIN_EN = " Scan again once they can be read in full."
+
+
+def _few(kinds: list[str], limit: int = 6) -> str:
+    shown = ", ".join(kinds[:limit])
+    return shown + (f" (+{len(kinds) - limit})" if len(kinds) > limit else "")
 
 
 def summarize(

@@ -59,6 +59,17 @@ def check_document(summary: CheckSummary, lang: str, base_url: str) -> dict[str,
     }
 
 
+def _unreadable(report: ScanReport, lang: str) -> dict[str, Any]:
+    unreadable = report.unreadable
+    return {
+        "checks": unreadable.checks,
+        "forbiddenChecks": unreadable.forbidden_checks,
+        "kinds": dict(unreadable.kinds),
+        "fix": unreadable.fix,
+        "message": unreadable.sentence(lang),
+    }
+
+
 def report_document(
     report: ScanReport, lang: str | None = "en", base_url: str | None = None
 ) -> dict[str, Any]:
@@ -84,6 +95,7 @@ def report_document(
             "counts": report.counts,
             "failBySeverity": report.severity_counts,
             "checks": len(report.checks),
+            "unreadable": _unreadable(report, lang),
         },
         "checks": [check_document(summary, lang, base) for summary in report.checks],
         "findings": [finding_document(finding) for finding in report.findings],

@@ -55,6 +55,9 @@ def render_markdown(report: ScanReport, lang: str | None = "en", base_url: str |
         " · ".join(f"**{counts[key]}** {count_label(key, lang)}" for key in COUNT_KEYS),
         "",
     ]
+    unreadable = report.unreadable.sentence(lang)
+    if unreadable:
+        lines += [one_line(unreadable, 1000), ""]
     open_fails = [finding for finding in report.findings if is_open_fail(finding)]
     exempted = [
         finding for finding in report.findings if finding.status is Status.failed and finding.exempted_by

@@ -33,6 +33,8 @@ _STATUS_STYLE = {
     "not-applicable": "dim",
     "exempted": "cyan",
 }
+# Unread kinds listed in the coverage table even when only optional: each keeps checks from passing.
+_LISTED_STATUSES = ("forbidden", "failed", "malformed", "partial")
 _SEVERITY_STYLE = {"critical": "bold red", "high": "red", "medium": "yellow", "low": "blue", "info": "dim"}
 
 
@@ -107,7 +109,7 @@ def _print_coverage(console: Console, report: ScanReport) -> None:
     """Kinds a check needed but could not read are listed; absent optional kinds are one line."""
     unread = [row for row in report.coverage if row.status != "read"]
     read = [row for row in report.coverage if row.status == "read"]
-    listed = [row for row in unread if row.needed_by or row.status in ("forbidden", "failed")]
+    listed = [row for row in unread if row.needed_by or row.status in _LISTED_STATUSES]
     quiet = [row for row in unread if row not in listed and row.kind != "Secret"]
     console.print()
     console.print(
@@ -120,12 +122,13 @@ def _print_coverage(console: Console, report: ScanReport) -> None:
         for column in ("Status", "Detail", "Needed by"):
             table.add_column(column, overflow="fold")
         for row in listed:
-            table.add_row(
-                escape(row.kind), escape(row.status), _safe(row.detail, 200), escape(", ".join(row.needed_by))
+            users = ", ".join(row.needed_by) or (
+                f"(optional) {', '.join(row.optional_for)}" if row.optional_for else ""
             )
+            table.add_row(escape(row.kind), escape(row.status), _safe(row.detail, 200), escape(users))
         console.print(table)
     if quiet:
-        kinds = ", ".join(row.kind for row in quiet)
+        kinds = ", ".join(f"{row.kind} ({row.status})" for row in quiet)
         console.print(f"Optional kinds not read: {escape(kinds)}", overflow="fold")
     console.print("Secrets: never read by kubegap.")
 
@@ -173,4 +176,7 @@ def render_table(
         "[bold]Summary:[/] "
         + ", ".join(f"{counts[key]} {escape(count_label(key, lang))}" for key in COUNT_KEYS)
     )
+    unreadable = report.unreadable.sentence(lang)
+    if unreadable:
+        console.print(f"[yellow]{_safe(unreadable, 1000)}[/]")
     return buffer.getvalue()
