@@ -182,3 +182,10 @@ def test_without_a_403_the_summary_names_no_rbac_fix() -> None:
     sentence = report.unreadable.sentence("en")
     assert sentence.startswith("1 check is unknown") and "partial: kubeflow.org/PyTorchJob" in sentence
     assert "rbac" not in sentence and "rbac" not in report.unreadable.sentence("ko")
+
+
+def test_kinds_missing_from_a_kubectl_dump_point_at_a_kubegap_snapshot() -> None:
+    report = run_checks(snapshot_of(node("a")), checks=[make_check(make_meta("one", optional=(JOBS,)))])
+    english, korean = report.unreadable.sentence("en"), report.unreadable.sentence("ko")
+    assert "not-collected: kubeflow.org/PyTorchJob" in english and "`kubegap snapshot -o FILE`" in english
+    assert "`kubegap snapshot -o FILE`로" in korean and "rbac" not in english + korean

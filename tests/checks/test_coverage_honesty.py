@@ -10,12 +10,39 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from check_fixture_loader import fixture_paths
+from check_fixture_loader import fixture_paths, load_fixture
 from coverage_walk import walk_fixture
 
 from kubegap.checker import runner
+from kubegap.checker.extract import WORKLOAD_KINDS
 from kubegap.checker.finding import Finding
-from kubegap.checker.registry import all_checks
+from kubegap.checker.registry import all_checks, get_check
+from kubegap.checker.snapshot import KindCoverage, Snapshot
+
+# Checks whose shared extractor lists every workload kind, after which the check keeps only the kinds
+# it declares (serving Deployments and StatefulSets; diagnostic Jobs, CronJobs and DaemonSets): those
+# undeclared reads cannot change a verdict. Any other undeclared read fails the test below.
+_EXTRACTOR_READS = {
+    "gpu-active-diagnostics": set(WORKLOAD_KINDS),
+    "gpu-serving-pdb-missing": set(WORKLOAD_KINDS),
+}
+
+
+class _Recording(Snapshot):
+    """A snapshot that notes every kind a check asks about (in `asked`)."""
+
+    @property
+    def asked(self) -> set[str]:
+        found: set[str] = self.__dict__.setdefault("_asked", set())
+        return found
+
+    def of(self, key: str) -> list[dict[str, object]]:
+        self.asked.add(key)
+        return super().of(key)
+
+    def status_of(self, key: str) -> KindCoverage:
+        self.asked.add(key)
+        return super().status_of(key)
 
 
 def _id(path: Path) -> str:
@@ -45,3 +72,14 @@ def test_the_walk_catches_a_runner_without_the_rule(monkeypatch: pytest.MonkeyPa
     assert broken
     violations = [violation for path in broken for violation in walk_fixture(path).violations]
     assert any("kubeflow.org/PyTorchJob=forbidden" in violation for violation in violations), violations[:5]
+
+
+@pytest.mark.parametrize("path", fixture_paths(), ids=_id)
+def test_every_kind_a_check_reads_is_declared(path: Path) -> None:
+    """The rule only covers declared kinds: a kind read but not declared could hide a counter-example."""
+    check = get_check(path.parent.name)
+    loaded = load_fixture(path, check.meta)
+    recording = _Recording(objects=loaded.objects, coverage=loaded.coverage, mode=loaded.mode)
+    list(check.run(recording))
+    undeclared = recording.asked - {*check.meta.needs, *check.meta.optional}
+    assert not undeclared - _EXTRACTOR_READS.get(check.id, set()), sorted(undeclared)

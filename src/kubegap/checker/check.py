@@ -2,7 +2,10 @@
 
 A check module defines a module-level `CHECK = CheckMeta(...)` and a pure function
 `run(snapshot: Snapshot) -> Iterable[Finding]`. The runner turns missing or forbidden `needs` into
-`unknown` before `run` is called, so `run` may assume every needed kind was read.
+`unknown` before `run` is called, so `run` may assume every needed kind was read. An `optional` kind
+may be unread when `run` is called; if it exists but was not read whole (forbidden, failed,
+malformed, partial, not collected), the runner turns the check's passes and not-applicables into
+`unknown` afterwards (see `verdicts`), so `run` needs no code for that either.
 """
 
 from __future__ import annotations

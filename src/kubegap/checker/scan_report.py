@@ -101,18 +101,32 @@ class UnreadableSummary:
         for kind, status in self.kinds.items():
             by_status.setdefault(status, []).append(kind)
         listed = "; ".join(f"{status}: {_few(kinds)}" for status, kinds in sorted(by_status.items()))
-        if lang == "ko":
+        ko = lang == "ko"
+        if ko:
             line = f"읽지 못한 종류(kind)가 있어 점검 항목 {self.checks}개가 판단 불가입니다({listed})."
-            return line + (_FIX_KO if self.forbidden_checks else _AGAIN_KO)
-        checks = "1 check is" if self.checks == 1 else f"{self.checks} checks are"
-        line = f"{checks} unknown because kinds they read could not be read in full ({listed})."
-        return line + (_FIX_EN if self.forbidden_checks else _AGAIN_EN)
+        else:
+            checks = "1 check is" if self.checks == 1 else f"{self.checks} checks are"
+            line = f"{checks} unknown because kinds they read could not be read in full ({listed})."
+        advice = [_ADVICE[status][0 if ko else 1] for status in _ADVICE if status in by_status]
+        if not advice:
+            advice = [_AGAIN[0 if ko else 1]]
+        return " ".join([line, *advice])
 
 
-_FIX_KO = " 해결: `kubegap rbac` 명령으로 읽기 전용 ClusterRole을 만들어 적용한 뒤 다시 스캔하세요."
-_AGAIN_KO = " 전부 읽을 수 있을 때 다시 스캔하세요."
-_FIX_EN = " Fix: `kubegap rbac` prints the read-only ClusterRole they need; apply it and scan again."
-_AGAIN_EN = " Scan again once they can be read in full."
+# What to do about each cause, in the order shown (ko, en); the fix for a 403 comes first.
+_ADVICE = {
+    "forbidden": (
+        "해결: `kubegap rbac` 명령으로 읽기 전용 ClusterRole을 만들어 적용한 뒤 다시 스캔하세요.",
+        "Fix: `kubegap rbac` prints the read-only ClusterRole they need; apply it and scan again.",
+    ),
+    "not-collected": (
+        "kubectl 출력에는 설치되지 않은 CRD가 드러나지 않으니, "
+        "`kubegap snapshot -o FILE`로 받은 스냅숏을 쓰세요.",
+        "A kubectl dump cannot show which CRDs are not installed; "
+        "a `kubegap snapshot -o FILE` file records it.",
+    ),
+}
+_AGAIN = ("전부 읽을 수 있을 때 다시 스캔하세요.", "Scan again once they can be read in full.")
 
 
 def _few(kinds: list[str], limit: int = 6) -> str:
