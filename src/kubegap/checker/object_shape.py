@@ -81,8 +81,11 @@ def list_body_problem(body: object) -> str:
 
 def items_problem(items: list[Any]) -> str:
     """Why some items of a list (already typed with kind and apiVersion) are not objects, or ''."""
-    bad = [(index, object_problem(item)) for index, item in enumerate(items)]
-    bad = [(index, problem) for index, problem in bad if problem]
+    bad = []
+    for index, item in enumerate(items):  # the hot path of a live read: no allocation per good item
+        problem = object_problem(item)
+        if problem:
+            bad.append((index, problem))
     if not bad:
         return ""
     named = ", ".join(f"items[{index}]: {problem}" for index, problem in bad[:_SAMPLE])
