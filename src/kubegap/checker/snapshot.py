@@ -20,6 +20,8 @@ class Coverage(StrEnum):
     absent = "absent"  # the API does not serve this kind (CRD not installed) or manifests lack it
     forbidden = "forbidden"  # 401/403
     failed = "failed"  # timed out, 5xx after retries, unparsable
+    malformed = "malformed"  # the body was not a list of objects (items of the wrong shape)
+    partial = "partial"  # listing stopped before the end (a page, byte or time limit, or an error mid-way)
     not_collected = "not-collected"  # the source did not try (e.g. a snapshot file without it)
 
 
