@@ -8,6 +8,7 @@ so a test can prove that nothing but GET was ever sent.
 
 from __future__ import annotations
 
+import posixpath
 import re
 import threading
 import time
@@ -21,6 +22,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 import orjson
 import yaml
 
+from .faults import Fault, send_oversized, send_trickle, with_endless_continue
 from .store import ObjectStore, load_objects
 from .wire import respond_api_path
 from .wire import status_body as _status
@@ -33,26 +35,6 @@ SERVER_VERSION = {
 }
 
 
-@dataclass
-class Fault:
-    """Answer requests whose path fully matches `pattern` with `status` (0: answer normally) after `delay`."""
-
-    pattern: str
-    status: int = 0
-    delay: float = 0.0
-    retry_after: str | None = None
-    times: int | None = None  # None: forever
-    only_continue: bool = False  # only requests that carry a continue token
-    hits: int = 0
-
-    def applies(self, path: str, query: dict[str, str]) -> bool:
-        if self.times is not None and self.hits >= self.times:
-            return False
-        if self.only_continue and not query.get("continue"):
-            return False
-        return re.fullmatch(self.pattern, path) is not None
-
-
 @dataclass(frozen=True)
 class LoggedRequest:
     method: str
@@ -63,7 +45,11 @@ class LoggedRequest:
 
     @property
     def touches_secrets(self) -> bool:
-        return "secrets" in [unquote(part).lower() for part in self.path.strip("/").split("/")]
+        """Any spelling: percent-encoded (even twice), relative segments, any case."""
+        decoded = self.path
+        for _ in range(5):
+            decoded = unquote(decoded)
+        return "secrets" in [part.casefold() for part in posixpath.normpath(decoded).split("/")]
 
 
 class KubeEmulator:
@@ -190,6 +176,9 @@ def _handler_for(emulator: KubeEmulator) -> type[BaseHTTPRequestHandler]:
             fault = emulator._record(request)
             if fault is not None:
                 time.sleep(fault.delay)
+                if fault.body is not None:
+                    self._send(fault.status or 200, fault.body)
+                    return
                 if fault.status:
                     headers = {"Retry-After": fault.retry_after} if fault.retry_after else {}
                     self._send(fault.status, _status(fault.status, "injected fault"), headers)
@@ -197,8 +186,45 @@ def _handler_for(emulator: KubeEmulator) -> type[BaseHTTPRequestHandler]:
             if emulator.token and request.authorization != f"Bearer {emulator.token}":
                 self._send(401, _status(401, "Unauthorized"))
                 return
+            if fault is not None and fault.mode in ("endless-continue", "repeated-continue"):
+                query = {key: value for key, value in request.query.items() if key != "continue"}
+                status, body = _route(emulator, LoggedRequest("GET", request.path, query, request.accept))
+                self._send(status, with_endless_continue(fault, body))
+                return
             status, body = _route(emulator, request)
+            if fault is not None and fault.mode == "trickle":
+                self._stream(
+                    status, lambda write: send_trickle(write, orjson.dumps(body), fault.interval), body
+                )
+                return
+            if fault is not None and fault.mode == "oversized":
+                kind, version = str(body.get("kind", "List")), str(body.get("apiVersion", "v1"))
+                self._stream(
+                    status, lambda write: send_oversized(write, kind[:-4], version, fault.size), None
+                )
+                return
             self._send(status, body)
+
+        def _stream(self, status: int, produce: Any, body: dict[str, Any] | None) -> None:
+            """Headers now, the body as `produce(write)` sends it; no Content-Length when `body` is None."""
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                if body is not None:
+                    self.send_header("Content-Length", str(len(orjson.dumps(body))))
+                else:
+                    self.send_header("Connection", "close")
+                    self.close_connection = True
+                self.end_headers()
+                self.wfile.flush()
+
+                def write(data: bytes) -> None:
+                    self.wfile.write(data)
+                    self.wfile.flush()
+
+                produce(write)
+            except (BrokenPipeError, ConnectionResetError, OSError):
+                self.close_connection = True
 
         def _refuse(self) -> None:
             parts = urlsplit(self.path)

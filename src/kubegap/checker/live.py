@@ -158,7 +158,7 @@ class _KindReader:
             return KindCoverage(
                 Coverage.failed,
                 f"not read: the scan's time budget of {self._clock.budget:.0f} s ran out before this kind "
-                "(--scan-timeout)",
+                "[limit: --scan-timeout]",
             ), None
         namespaces = self._namespaces
         scopes: list[str | None] = list(namespaces) if namespaces and resource.namespaced else [None]

@@ -66,7 +66,7 @@ def list_all(
             if isinstance(error, MalformedBody):
                 raise ListStopped(Coverage.malformed, error.one_line()) from None
             if error.limit:
-                raise _stopped(progress, f"{error.one_line()} ({_limit_flag(error.limit)})") from None
+                raise _stopped(progress, f"{error.one_line()} [limit: {_limit_flag(error.limit)}]") from None
             if progress.pages:
                 raise ListStopped(
                     Coverage.partial, f"stopped after {progress.pages:,} pages: {error.one_line()}"
@@ -92,11 +92,11 @@ def _pages(
     page_size = PAGE_SIZE
     while True:
         if progress.pages >= limits.max_pages:
-            raise _stopped(progress, f"stopped after {progress.pages:,} pages of {path} (--max-pages)")
+            raise _stopped(progress, f"stopped after {progress.pages:,} pages of {path} [limit: --max-pages]")
         left = limits.max_kind_bytes - progress.bytes
         if left <= 0:
             raise _stopped(
-                progress, f"stopped after {progress.bytes / MIB:,.0f} MiB of {path} (--max-kind-mb)"
+                progress, f"stopped after {progress.bytes / MIB:,.1f} MiB of {path} [limit: --max-kind-mb]"
             )
         params: dict[str, str | int] = {"limit": page_size}
         if token:
@@ -111,7 +111,8 @@ def _pages(
                 continue
             if error.limit == "page-bytes" and left <= limits.max_page_bytes:
                 raise _stopped(
-                    progress, f"stopped at {limits.max_kind_bytes / MIB:,.0f} MiB of {path} (--max-kind-mb)"
+                    progress,
+                    f"stopped at {limits.max_kind_bytes / MIB:,.1f} MiB of {path} [limit: --max-kind-mb]",
                 ) from None
             raise
         progress.pages += 1
@@ -178,7 +179,7 @@ def _limit_flag(limit: str) -> str:
     return {
         "request-timeout": "--timeout",
         "page-bytes": "--max-page-mb",
-        "retry-budget": "the retry budget",
+        "retry-budget": "--retry-budget",
         "scan-deadline": "--scan-timeout",
     }.get(limit, limit)
 
