@@ -11,12 +11,11 @@ import itertools
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kubegap.agents.mcp_models import CheckOutcome, CoverageProblem, FindingsPage, FindingView, ScanSummary
-from kubegap.errors import InputError, NotFoundError, UsageError
+from kubegap.errors import NotFoundError, UsageError
 
 if TYPE_CHECKING:
     from kubegap.checker.finding import Finding
@@ -73,24 +72,6 @@ def check_severity(value: str | None) -> str:
     if chosen and chosen not in SEVERITIES:
         raise UsageError(f"unknown severity {chosen[:40]!r}; use one of {', '.join(SEVERITIES)}")
     return chosen
-
-
-def existing_paths(paths: Sequence[str]) -> list[str]:
-    """Absolute paths that exist; relative ones resolve against the server's working directory."""
-    if not paths:
-        raise UsageError("give at least one file or folder in paths")
-    found = []
-    for raw in paths:
-        path = Path(str(raw)).expanduser()
-        resolved = path if path.is_absolute() else Path.cwd() / path
-        if not resolved.exists():
-            where = "" if path.is_absolute() else f" (relative paths resolve against {Path.cwd()})"
-            raise InputError(f"path {str(raw)[:200]} does not exist{where}; pass an absolute path")
-        if resolved.resolve() in {Path(resolved.anchor), Path.home().resolve()}:
-            # Walking / or a whole home folder would read every YAML file on the machine.
-            raise UsageError(f"{resolved} is too broad; name the folder that holds the manifests or snapshot")
-        found.append(str(resolved))
-    return found
 
 
 def summarize_scan(scan_id: str, report: ScanReport, min_severity: str, lang: str) -> ScanSummary:
@@ -263,7 +244,15 @@ def agent_hint(message: str) -> str:
     )
 
 
-def live_options(kubeconfig: str | None, context: str | None) -> dict[str, Any]:
+def live_options(
+    kubeconfig: str | None, context: str | None, scan_timeout: float | None = None
+) -> dict[str, Any]:
     """Explicit kubeconfig paths must exist; '~' works; None means KUBECONFIG, then ~/.kube/config."""
+    from kubegap.checker.live_limits import LiveLimits
+
     chosen = (kubeconfig or "").strip()
-    return {"kubeconfig": str(Path(chosen).expanduser()) if chosen else None, "context": (context or None)}
+    return {
+        "kubeconfig": str(Path(chosen).expanduser()) if chosen else None,
+        "context": (context or None),
+        "limits": LiveLimits(scan_timeout=float(scan_timeout)) if scan_timeout else None,
+    }
