@@ -2,9 +2,11 @@
 on purpose: an endless or repeated `continue` token, a body trickled a byte at a time, a body that
 never ends, and hostile JSON in place of a discovery document or a list.
 
-    Fault(r"/api/v1/pods", mode="endless-continue")   # every page promises another one
+    Fault(r"/api/v1/pods", mode="endless-continue")   # every page new objects and another token
+    Fault(r"/api/v1/pods", mode="looping-continue")   # the first page again and again, new tokens
     Fault(r"/api/v1/pods", mode="repeated-continue")  # ... with the same token each time
-    Fault(r"/api/v1/pods", mode="trickle", interval=2.0)  # one byte every two seconds
+    Fault(r"/api/v1/pods", mode="trickle", interval=2.0)  # the body one byte every two seconds
+    Fault(r"/api/v1/pods", mode="trickle-headers", interval=2.0)  # the status line and headers too
     Fault(r"/api/v1/pods", mode="oversized", size=200 * 2**20)  # 200 MiB of items, no Content-Length
     Fault(r"/apis", body={"groups": [1]})             # any JSON value answered with 200
 """
@@ -20,7 +22,15 @@ from typing import Any
 
 import orjson
 
-MODES = ("", "endless-continue", "repeated-continue", "trickle", "oversized")
+MODES = (
+    "",
+    "endless-continue",
+    "looping-continue",
+    "repeated-continue",
+    "trickle",
+    "trickle-headers",
+    "oversized",
+)
 
 
 @dataclass
@@ -58,13 +68,36 @@ class Fault:
 _tokens = itertools.count(1)
 
 
-def with_endless_continue(fault: Fault, body: dict[str, Any]) -> dict[str, Any]:
-    """The page with a continue token that never runs out (new each time, or always the same)."""
+def with_endless_continue(fault: Fault, body: dict[str, Any], limit: int) -> dict[str, Any]:
+    """The page with a continue token that never runs out.
+
+    endless-continue: `limit` new objects each page; looping-continue: the first page again;
+    repeated-continue: the first page again with the same token each time.
+    """
     metadata = body.get("metadata")
     if not isinstance(metadata, dict):
         return body
-    token = "same-token" if fault.mode == "repeated-continue" else f"endless-{next(_tokens)}"
-    return {**body, "metadata": {**metadata, "continue": token, "remainingItemCount": 1}}
+    number = next(_tokens)
+    token = "same-token" if fault.mode == "repeated-continue" else f"endless-{number}"
+    page = {**body, "metadata": {**metadata, "continue": token, "remainingItemCount": 1}}
+    if fault.mode == "endless-continue":
+        page["items"] = [_filler(f"endless-{number}-{index}") for index in range(max(1, min(limit, 500)))]
+    return page
+
+
+def _filler(name: str) -> dict[str, Any]:
+    return {
+        "metadata": {"name": name, "namespace": "default", "uid": name, "labels": {"fill": "x" * 100}},
+        "spec": {"containers": [{"name": "main", "image": "registry.example/filler:1"}]},
+    }
+
+
+def head_bytes(status: int, length: int) -> bytes:
+    """A status line and headers as raw bytes, for a server that trickles them too."""
+    return (
+        f"HTTP/1.1 {status} OK\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n"
+        "Connection: close\r\n\r\n"
+    ).encode()
 
 
 def send_trickle(write: Callable[[bytes], None], payload: bytes, interval: float) -> None:
@@ -76,11 +109,7 @@ def send_trickle(write: Callable[[bytes], None], payload: bytes, interval: float
 
 def send_oversized(write: Callable[[bytes], None], kind: str, api_version: str, size: int) -> None:
     """A list whose items go on for `size` bytes (or until the client hangs up), then closes unfinished."""
-    item = {
-        "metadata": {"name": "filler", "namespace": "default", "labels": {"fill": "x" * 200}},
-        "spec": {"containers": [{"name": "main", "image": "registry.example/filler:1"}]},
-    }
-    chunk = b",".join([orjson.dumps(item)] * 256) + b","
+    chunk = b",".join([orjson.dumps(_filler("filler"))] * 256) + b","
     write(orjson.dumps({"kind": f"{kind}List", "apiVersion": api_version})[:-1] + b',"items":[')
     sent = 0
     while not size or sent < size:

@@ -8,6 +8,7 @@ so a test can prove that nothing but GET was ever sent.
 
 from __future__ import annotations
 
+import contextlib
 import posixpath
 import re
 import threading
@@ -22,7 +23,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 import orjson
 import yaml
 
-from .faults import Fault, send_oversized, send_trickle, with_endless_continue
+from .faults import Fault, head_bytes, send_oversized, send_trickle, with_endless_continue
 from .store import ObjectStore, load_objects
 from .wire import respond_api_path
 from .wire import status_body as _status
@@ -186,16 +187,23 @@ def _handler_for(emulator: KubeEmulator) -> type[BaseHTTPRequestHandler]:
             if emulator.token and request.authorization != f"Bearer {emulator.token}":
                 self._send(401, _status(401, "Unauthorized"))
                 return
-            if fault is not None and fault.mode in ("endless-continue", "repeated-continue"):
+            if fault is not None and fault.mode.endswith("-continue"):
                 query = {key: value for key, value in request.query.items() if key != "continue"}
                 status, body = _route(emulator, LoggedRequest("GET", request.path, query, request.accept))
-                self._send(status, with_endless_continue(fault, body))
+                limit = int(query["limit"]) if query.get("limit", "").isdigit() else 500
+                self._send(status, with_endless_continue(fault, body, limit))
                 return
             status, body = _route(emulator, request)
             if fault is not None and fault.mode == "trickle":
                 self._stream(
                     status, lambda write: send_trickle(write, orjson.dumps(body), fault.interval), body
                 )
+                return
+            if fault is not None and fault.mode == "trickle-headers":
+                payload = orjson.dumps(body)
+                self.close_connection = True
+                with contextlib.suppress(OSError):
+                    send_trickle(self._write_now, head_bytes(status, len(payload)) + payload, fault.interval)
                 return
             if fault is not None and fault.mode == "oversized":
                 kind, version = str(body.get("kind", "List")), str(body.get("apiVersion", "v1"))
@@ -204,6 +212,10 @@ def _handler_for(emulator: KubeEmulator) -> type[BaseHTTPRequestHandler]:
                 )
                 return
             self._send(status, body)
+
+        def _write_now(self, data: bytes) -> None:
+            self.wfile.write(data)
+            self.wfile.flush()
 
         def _stream(self, status: int, produce: Any, body: dict[str, Any] | None) -> None:
             """Headers now, the body as `produce(write)` sends it; no Content-Length when `body` is None."""

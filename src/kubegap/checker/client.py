@@ -26,6 +26,14 @@ from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
 
 from kubegap import __version__
+from kubegap.checker.bounded_http import (
+    BodyTooLarge,
+    RequestDeadline,
+    install_deadlines,
+    mebibytes,
+    read_bounded,
+    request_deadline,
+)
 from kubegap.checker.request_paths import ReadOnlyViolation, check_path
 from kubegap.errors import ClusterError
 
@@ -41,7 +49,6 @@ __all__ = [
 RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
 # A refused or timed-out connection rarely heals within seconds: retry it less than an overloaded server.
 _CONNECTION_RETRIES = 2
-_CHUNK = 256 * 1024
 _SERVICE_ACCOUNT_TOKEN = Path("/var/run/secrets/kubernetes.io/serviceaccount/token")
 _DEMO_HINT = "try `kubegap scan --demo` or `kubegap scan --snapshot FILE`"
 
@@ -62,15 +69,6 @@ class ApiError(ClusterError):
 
 class MalformedBody(ApiError):
     """The server answered 2xx with a body that is not a JSON object of the expected shape."""
-
-
-class _BodyTooLarge(Exception):
-    def __init__(self, size: int) -> None:
-        self.size = size
-
-
-class _RequestDeadline(Exception):
-    """The whole answer did not arrive within the request's wall-clock deadline."""
 
 
 class _TokenBucket:
@@ -117,6 +115,7 @@ class ReadOnlyClient:
     ) -> None:
         configuration.retries = False  # retries are ours, so they are bounded and counted
         self._api = kube_client.ApiClient(configuration)
+        install_deadlines(self._api.rest_client.pool_manager)
         self._api.user_agent = f"kubegap/{__version__} (read-only)"
         self.host: str = str(configuration.host)
         self.kubeconfig = kubeconfig  # the file(s) read, "" when in-cluster or built by hand
@@ -220,18 +219,21 @@ class ReadOnlyClient:
                 status, headers, body = self._send_get(path, query, request_deadline, cap)
             except ConfigException as error:  # an exec plugin or token file failed while refreshing
                 raise ClusterError(f"credentials for {self.host} could not be refreshed: {error}") from None
-            except _BodyTooLarge as error:
+            except BodyTooLarge as error:
                 raise ApiError(
-                    f"GET {path} answered more than {_mebibytes(cap)} (at least {_mebibytes(error.size)}); "
+                    f"GET {path} answered more than {mebibytes(cap)} (at least {mebibytes(error.size)}); "
                     "the page byte limit stopped it",
                     status=200,
                     path=path,
                     limit="page-bytes",
                 ) from None
-            except (_RequestDeadline, urllib3.exceptions.HTTPError, ApiException, OSError) as error:
-                cut_by_scan = deadline is not None and time.monotonic() >= deadline - 0.001
+            except (RequestDeadline, urllib3.exceptions.HTTPError, ApiException, OSError) as failure:
+                # When the deadline cut the connection, say so rather than "the connection was dropped".
+                cut = time.monotonic() >= request_deadline - 0.01
+                problem: BaseException = RequestDeadline() if cut else failure
+                cut_by_scan = deadline is not None and time.monotonic() >= deadline - 0.01
                 if cut_by_scan or attempt >= min(self.max_retries, _CONNECTION_RETRIES):
-                    raise self._unreachable(path, error, cut_by_scan) from None
+                    raise self._unreachable(path, problem, cut_by_scan) from None
                 self._wait(path, 0, attempt, None, deadline)
                 attempt += 1
                 continue
@@ -264,13 +266,14 @@ class ReadOnlyClient:
             auth_settings=["BearerToken"],
         )
         per_operation = max(0.001, min(self.timeout, deadline - time.monotonic()))
-        response = self._api.call_api(
-            method, url, header_params=headers, _request_timeout=(per_operation, per_operation)
-        )
+        with request_deadline(deadline):  # cuts off a server that trickles its headers too
+            response = self._api.call_api(
+                method, url, header_params=headers, _request_timeout=(per_operation, per_operation)
+            )
         raw = response.response
         complete = False
         try:
-            body = _read_bounded(raw, deadline, max_bytes, self.timeout)
+            body = read_bounded(raw, deadline, max_bytes, self.timeout)
             complete = True
         finally:
             if complete:
@@ -328,10 +331,9 @@ class ReadOnlyClient:
             return ApiError(
                 f"GET {path} was cut off: the scan's time budget ran out", path=path, limit="scan-deadline"
             )
-        if isinstance(error, _RequestDeadline):
+        if isinstance(error, RequestDeadline):
             return ApiError(
-                f"GET {path} did not complete within the {self.timeout:g}s request timeout "
-                "(the server sent its answer too slowly)",
+                f"GET {path} timed out after {self.timeout:g}s without a complete answer",
                 path=path,
                 limit="request-timeout",
             )
@@ -374,48 +376,6 @@ def resolve_kubeconfig(explicit: str | None) -> str | None:
             return os.pathsep.join(existing)
     default = Path("~/.kube/config").expanduser()
     return str(default) if default.is_file() else None
-
-
-def _read_bounded(raw: Any, deadline: float, max_bytes: int, per_read: float) -> bytes:
-    """The whole body, read a chunk at a time: stopped at `max_bytes` and at the wall-clock `deadline`.
-
-    urllib3's timeouts bound each socket read, so a server sending one byte every two seconds would
-    never time out; here every read gets only the time left, and the size is checked as bytes arrive
-    (a declared Content-Length over the cap is refused before reading anything).
-    """
-    declared = str(raw.headers.get("Content-Length") or "")
-    if declared.isdigit() and int(declared) > max_bytes:
-        raise _BodyTooLarge(int(declared))
-    chunks: list[bytes] = []
-    total = 0
-    while True:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise _RequestDeadline()
-        _limit_socket_wait(raw, min(per_read, left))
-        try:
-            chunk = raw.read1(_CHUNK)
-        except urllib3.exceptions.ReadTimeoutError:
-            if deadline - time.monotonic() <= 0.001:
-                raise _RequestDeadline() from None
-            raise
-        if not chunk:
-            return b"".join(chunks)
-        total += len(chunk)
-        if total > max_bytes:
-            raise _BodyTooLarge(total)
-        chunks.append(chunk)
-
-
-def _limit_socket_wait(raw: Any, seconds: float) -> None:
-    """Let the next socket read block for at most `seconds` (the connection's socket, when open)."""
-    sock = getattr(getattr(raw, "connection", None), "sock", None)
-    if sock is not None:
-        sock.settimeout(max(0.001, seconds))
-
-
-def _mebibytes(size: int) -> str:
-    return f"{size / (1024 * 1024):,.1f} MiB"
 
 
 def _parse_retry_after(value: str, fallback: float) -> float:

@@ -4,7 +4,8 @@ A page must be an object whose `items` is a list of objects and whose `metadata.
 string; anything else ends the kind as malformed. The pages of one kind are bounded in number and in
 bytes, a continue token seen twice (or a long run of empty pages that still promise more) ends it as
 partial, and a page over the byte limit is asked for again with a smaller `limit` before giving up,
-because one namespace of large ConfigMaps is a real cluster, not an attack.
+because one namespace of large ConfigMaps is a real cluster, not an attack. A page that repeats an
+object already listed (a server looping over its first page with fresh tokens) ends it as partial too.
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ def _pages(
     items: list[KubeObject] = []
     token = ""
     seen: set[str] = set()
+    names: set[int] = set()  # hashes of namespace/name: a list that repeats an object is looping
     empty_run = 0
     page_size = PAGE_SIZE
     while True:
@@ -120,15 +122,24 @@ def _pages(
         found, token, announced = _checked_page(path, page)
         if progress.pages == 1:
             clock.announce(len(found) + announced)
+        if token and token in seen:
+            raise _stopped(progress, f"the server repeated a continue token for {path}; the list never ends")
+        seen.add(token)
         for item in found:
+            metadata = item.get("metadata") or {}
+            name = metadata.get("name")
+            if name:
+                marker = hash((metadata.get("namespace") or "", name))
+                if marker in names:
+                    raise _stopped(
+                        progress, f"the server sent {name[:80]!r} twice while paging {path}; the list loops"
+                    )
+                names.add(marker)
             items.append(compact(_with_type(item, resource)))
         progress.objects += len(found)
         on_items(len(items))
         if not token:
             return items
-        if token in seen:
-            raise _stopped(progress, f"the server repeated a continue token for {path}; the list never ends")
-        seen.add(token)
         empty_run = empty_run + 1 if not found else 0
         if empty_run >= EMPTY_PAGES_IN_A_ROW:
             raise _stopped(

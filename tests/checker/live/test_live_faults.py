@@ -100,6 +100,20 @@ def test_a_repeated_continue_token_is_caught_at_once(
     assert_read_only(emulator)
 
 
+def test_a_list_that_loops_over_its_first_page_is_caught(
+    start_emulator: StartEmulator, kubeconfig_for: Kubeconfig
+) -> None:
+    emulator = start_emulator(_cluster())
+    emulator.inject(Fault(r"/api/v1/pods", mode="looping-continue"))
+    snapshot, took = _scan(emulator, kubeconfig_for, LiveLimits())
+    coverage = snapshot.status_of("Pod")
+    assert coverage.status is Coverage.partial and "the list loops" in coverage.detail
+    assert emulator.count(r"/api/v1/pods") == 2
+    assert took < 10
+    _assert_rest_read(snapshot, {"Pod"})
+    assert_read_only(emulator)
+
+
 def test_an_endless_list_ends_at_the_scan_budget(
     start_emulator: StartEmulator, kubeconfig_for: Kubeconfig
 ) -> None:
@@ -126,11 +140,26 @@ def test_a_trickled_body_ends_at_the_request_timeout(
     snapshot, took = _scan(emulator, kubeconfig_for, limits)
     coverage = snapshot.status_of("Node")
     assert coverage.status is Coverage.failed
-    assert "did not complete within the 1s request timeout" in coverage.detail
+    assert "timed out after 1s without a complete answer [limit: --timeout]" in coverage.detail
     assert emulator.count(r"/api/v1/nodes") == 2  # one retry, each cut at one second
     assert took < 2 * 1.0 + 3
     _assert_rest_read(snapshot, {"Node"})
     _assert_unknown_where_spoiled(snapshot, "Node")
+    assert_read_only(emulator)
+
+
+def test_trickled_headers_end_at_the_request_timeout(
+    start_emulator: StartEmulator, kubeconfig_for: Kubeconfig
+) -> None:
+    emulator = start_emulator(_cluster())
+    emulator.inject(Fault(r"/apis/apps/v1/daemonsets", mode="trickle-headers", interval=0.2))
+    limits = LiveLimits(request_timeout=1.0, max_retries=0)
+    snapshot, took = _scan(emulator, kubeconfig_for, limits)
+    coverage = snapshot.status_of("apps/DaemonSet")
+    assert coverage.status is Coverage.failed and "timed out after 1s" in coverage.detail
+    assert took < 1.0 + 3
+    _assert_rest_read(snapshot, {"apps/DaemonSet"})
+    _assert_unknown_where_spoiled(snapshot, "apps/DaemonSet")
     assert_read_only(emulator)
 
 
