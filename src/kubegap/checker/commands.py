@@ -61,7 +61,7 @@ def _live_options(function: click.decorators.FC) -> click.decorators.FC:
             help="Largest total of one kind's pages, in MiB.",
         ),
         click.option(
-            "--max-pages", type=click.IntRange(min=1), default=5000, show_default=True, help="Pages per kind."
+            "--max-pages", type=click.IntRange(min=1), default=1000, show_default=True, help="Pages per kind."
         ),
         click.option(
             "--retry-budget",
@@ -89,7 +89,7 @@ def _limits(timeout: float, options: dict[str, float | int | None]) -> LiveLimit
         scan_timeout=float(scan_timeout) if scan_timeout is not None else None,
         max_page_bytes=int(options.get("max_page_mb") or 64) * MIB,
         max_kind_bytes=int(options.get("max_kind_mb") or 1024) * MIB,
-        max_pages=int(options.get("max_pages") or 5000),
+        max_pages=int(options.get("max_pages") or 1000),
         max_total_retry_wait=float(retry_budget) if retry_budget is not None else 60.0,
     )
 

@@ -25,7 +25,7 @@ class LiveLimits:
     scan_timeout: float | None = None
     max_page_bytes: int = 64 * MIB  # one response body; a bigger page is asked again in smaller pages
     max_kind_bytes: int = 1024 * MIB  # all pages of one kind together
-    max_pages: int = 5000  # pages of one kind (500 objects each: 2.5 million objects)
+    max_pages: int = 1000  # pages of one kind (500 objects each: half a million, 3x the 150,000-pod limit)
     max_retries: int = 4  # per request, for 429, 5xx and dropped connections
     max_retry_wait: float = 10.0  # ceiling on one wait, whatever Retry-After says
     max_total_retry_wait: float = 60.0  # all retry waits of one scan together

@@ -97,5 +97,7 @@ CLUSTER_LABELS: dict[str, tuple[str, str]] = {
     "coverage.absent": ("제공되지 않음", "not served"),
     "coverage.forbidden": ("권한 없음", "forbidden"),
     "coverage.failed": ("읽기 실패", "failed"),
+    "coverage.malformed": ("형식 오류", "malformed"),
+    "coverage.partial": ("일부만 읽음", "partial"),
     "coverage.not-collected": ("수집되지 않음", "not collected"),
 }
