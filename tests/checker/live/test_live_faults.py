@@ -331,3 +331,24 @@ def test_a_namespace_outside_the_grammar_is_one_line(
     with pytest.raises(UsageError, match="not a valid Kubernetes namespace name"):
         read_cluster(KINDS, kubeconfig=str(kubeconfig_for(emulator)), namespaces=["../secrets"])
     assert emulator.requests == []
+
+
+def test_a_report_of_a_spoiled_scan_matches_the_report_schema(
+    start_emulator: StartEmulator, kubeconfig_for: Kubeconfig
+) -> None:
+    import json
+
+    import jsonschema
+
+    from kubegap.checker.reports import render
+
+    emulator = start_emulator(_cluster())
+    emulator.inject(Fault(r"/api/v1/pods", mode="looping-continue"))
+    emulator.inject(Fault(r"/api/v1/nodes", body={"items": [1]}))
+    snapshot, _took = _scan(emulator, kubeconfig_for, LiveLimits())
+    report = json.loads(render(run_checks(snapshot), "json", "en", None))
+    schema = json.loads((Path(__file__).resolve().parents[3] / "docs" / "report.schema.json").read_text())
+    jsonschema.validate(report, schema)
+    statuses = {row["kind"]: row["status"] for row in report["coverage"]}
+    assert statuses["Pod"] == "partial" and statuses["Node"] == "malformed"
+    assert_read_only(emulator)
