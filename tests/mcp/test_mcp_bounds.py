@@ -266,3 +266,22 @@ async def test_a_slow_live_scan_does_not_block_other_calls(client: Any, tmp_path
 
 def test_every_tool_has_its_arguments_checked() -> None:
     assert set(TOOL_NAMES) == set(mcp_arguments._registered)
+
+
+@pytest.mark.parametrize("uri", ["kubegap://checks/" + LONG, "kubegap://incidents/" + LONG])
+async def test_an_overlong_resource_uri_is_one_short_error(client: Any, uri: str) -> None:
+    from mcp.shared.exceptions import MCPError
+
+    started = time.monotonic()
+    with pytest.raises(MCPError) as refused:
+        await client.read_resource(uri)
+    assert refused.value.message == "The resource URI is too long: at most 300 characters."
+    assert time.monotonic() - started < 2
+
+
+async def test_an_overlong_prompt_argument_is_one_short_error(client: Any) -> None:
+    from mcp.shared.exceptions import MCPError
+
+    with pytest.raises(MCPError) as refused:
+        await client.get_prompt("cluster_gap_review", {"context": LONG})
+    assert refused.value.message == "Argument 'context' of the prompt is too long: at most 300 characters."

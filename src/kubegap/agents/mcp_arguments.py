@@ -18,11 +18,14 @@ from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver.utilities.func_metadata import FuncMetadata, func_metadata
-from mcp.types import CallToolResult, TextContent
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS, CallToolResult, TextContent
 from pydantic import BaseModel, ValidationError
 
 OUTPUT_CHARS = 100_000  # about 25,000 tokens, the default output limit of common MCP hosts
 ERROR_CHARS = 500
+URI_CHARS = 300
+PROMPT_ARGUMENT_CHARS = 300
 _NAME_CHARS = 60
 
 _registered: dict[str, Callable[..., Any]] = {}
@@ -140,10 +143,31 @@ def _size(result: dict[str, Any]) -> int:
     return max(texts, copied)
 
 
+def _check_request(method: str, params: Any) -> str | None:
+    """resources/read and prompts/get are bounded too: a URI or a prompt argument never reaches a lookup
+    or a pattern (nor an error message that echoes it) when it is longer than any real one."""
+    if method == "resources/read":
+        uri = str(params.get("uri", ""))
+        if len(uri) > URI_CHARS:
+            return f"The resource URI is too long: at most {URI_CHARS} characters."
+    if method == "prompts/get":
+        for name, value in (params.get("arguments") or {}).items():
+            if len(str(value)) > PROMPT_ARGUMENT_CHARS:
+                limit = PROMPT_ARGUMENT_CHARS
+                return f"Argument {_short(name)!r} of the prompt is too long: at most {limit} characters."
+    return None
+
+
 class BoundedToolsMiddleware:
-    """tools/call: arguments checked first (one sentence naming the argument), results held to the cap."""
+    """tools/call: arguments checked first (one sentence naming the argument), results held to the cap;
+    resources/read and prompts/get: the URI and prompt arguments bounded (an invalid-params error)."""
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        if ctx.method in ("resources/read", "prompts/get"):
+            problem = _check_request(ctx.method, ctx.params or {})
+            if problem is not None:
+                raise MCPError(INVALID_PARAMS, problem)
+            return await call_next(ctx)
         if ctx.method != "tools/call":
             return await call_next(ctx)
         params = ctx.params or {}

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from kubegap.checker.scan_report import ScanReport
 
 KEPT_SCANS = 8
+MCP_SCAN_CEILING = 280.0  # seconds; the automatic live-scan budget of scan_cluster never grows past it
 TOP_FINDINGS = 10
 LISTED_CHECKS = 15
 LISTED_COVERAGE = 15
@@ -254,5 +255,9 @@ def live_options(
     return {
         "kubeconfig": str(Path(chosen).expanduser()) if chosen else None,
         "context": (context or None),
-        "limits": LiveLimits(scan_timeout=float(scan_timeout)) if scan_timeout else None,
+        # Without scan_timeout the budget is sized to the cluster but ends before a host's usual
+        # 300 s tool timeout, so the agent gets the partial answer rather than a timeout.
+        "limits": LiveLimits(
+            scan_timeout=float(scan_timeout) if scan_timeout else None, scan_ceiling=MCP_SCAN_CEILING
+        ),
     }

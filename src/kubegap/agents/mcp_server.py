@@ -72,7 +72,7 @@ def scan_cluster(
         Field(
             ge=5,
             le=1800,
-            description="seconds the whole read may take; default sized to the cluster (120 s and up)",
+            description="seconds the whole read may take; default sized to the cluster, 120 to 280 s",
         ),
     ] = None,
 ) -> ScanSummary:

@@ -204,6 +204,7 @@ class ReadOnlyClient:
         cap = max_bytes or self.max_page_bytes
         attempt = 0
         while True:
+            self._bucket.take()  # the rate limit may sleep: the deadlines are taken after it
             now = time.monotonic()
             if deadline is not None and now >= deadline:
                 raise ApiError(
@@ -212,7 +213,6 @@ class ReadOnlyClient:
                     limit="scan-deadline",
                 )
             request_deadline = now + self.timeout if deadline is None else min(now + self.timeout, deadline)
-            self._bucket.take()
             with self._count_lock:
                 self._count += 1
             try:

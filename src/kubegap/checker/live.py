@@ -54,7 +54,7 @@ def read_cluster(
     bad = [name for name in namespaces or () if not is_namespace_name(name)]
     if bad:
         raise UsageError(f"namespace {bad[0][:80]!r} is not a valid Kubernetes namespace name")
-    clock = ScanClock(fixed=bounds.scan_timeout)
+    clock = ScanClock(fixed=bounds.scan_timeout, ceiling=bounds.scan_ceiling)
     owned = client is None
     active = client or ReadOnlyClient.from_kubeconfig(
         kubeconfig,

@@ -23,6 +23,7 @@ class LiveLimits:
 
     request_timeout: float = 30.0  # one request: connect, headers and the whole body
     scan_timeout: float | None = None
+    scan_ceiling: float = AUTO_CEILING_SECONDS  # the most an automatic budget may grow to
     max_page_bytes: int = 64 * MIB  # one response body; a bigger page is asked again in smaller pages
     max_kind_bytes: int = 1024 * MIB  # all pages of one kind together
     max_pages: int = 1000  # pages of one kind (500 objects each: half a million, 3x the 150,000-pod limit)
@@ -43,11 +44,13 @@ class ScanClock:
     """The scan's wall-clock deadline: fixed when --scan-timeout is given, else sized to the cluster.
 
     The automatic budget starts at AUTO_BASE_SECONDS, grows with each LIST the scan plans and with the
-    objects the server says remain, and never passes AUTO_CEILING_SECONDS, so a server that claims a
-    billion objects cannot keep a scan alive either.
+    objects the server says remain, and never passes its ceiling (AUTO_CEILING_SECONDS, or less where
+    the caller has a deadline of its own, as an MCP host does), so a server that claims a billion
+    objects cannot keep a scan alive either.
     """
 
     fixed: float | None = None
+    ceiling: float = AUTO_CEILING_SECONDS
     started: float = field(default_factory=time.monotonic)
     _lists: int = 0
     _objects: int = 0
@@ -69,7 +72,7 @@ class ScanClock:
             + AUTO_SECONDS_PER_LIST * self._lists
             + AUTO_SECONDS_PER_THOUSAND_OBJECTS * self._objects / 1000
         )
-        return min(sized, AUTO_CEILING_SECONDS)
+        return min(sized, self.ceiling)
 
     @property
     def deadline(self) -> float:
