@@ -89,6 +89,8 @@ def is_secret_name(name: str) -> bool:
     `NCCL_IB_HCA`, `TOKENIZERS_PARALLELISM`, `secretName`, `tls-private-key-file` and a bare `key` (a taint
     or label key) are not; `API_KEY`, `HF_TOKEN`, `dbPassword` and `AWS_SECRET_ACCESS_KEY` are.
     """
+    if "/" in name and "." in name.split("/")[0]:
+        return False  # a kind key such as `rbac.authorization.k8s.io/ClusterRoleBinding` names a resource
     words = name_words(name)
     if not words or words[-1] in _REFERENCE_WORDS:
         return False

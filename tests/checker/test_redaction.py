@@ -142,6 +142,7 @@ def test_ordinary_values_survive(label: str, text: str) -> None:
         ("topologyKey", False),
         ("pKeyGUIDPoolRangeStart", False),
         ("CACHE_KEY_PREFIX", False),
+        ("rbac.authorization.k8s.io/ClusterRoleBinding", False),
     ],
 )
 def test_secret_names(name: str, secret: bool) -> None:

@@ -10,6 +10,8 @@
         assert emulator.non_get_requests() == [] and emulator.secret_requests() == []
 
 `enable` installs CRD kinds that have no objects; kinds with objects are served automatically.
+Faults can also misbehave on purpose (`faults.py`): `mode="endless-continue"`, `"looping-continue"`,
+`"repeated-continue"`, `"trickle"`, `"trickle-headers"`, `"oversized"`, or `body=` any JSON value.
 """
 
 from .server import Fault, KubeEmulator, LoggedRequest

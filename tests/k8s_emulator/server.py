@@ -1,13 +1,15 @@
 """A real HTTP server on 127.0.0.1 that answers like a Kubernetes API server, for tests and benchmarks.
 
 It serves discovery, cluster-wide and namespaced LIST with `limit`/`continue` paging, GET of one
-object, and a minimal `Table` for kubectl's default output. Faults (status codes, Retry-After, latency,
-a body of the wrong shape) are injected per path pattern. Every request is logged; write verbs are
-answered 405 and logged too, so a test can prove that nothing but GET was ever sent.
+object, and a minimal `Table` for kubectl's default output. Faults (status codes, Retry-After, latency)
+are injected per path pattern. Every request is logged; write verbs are answered 405 and logged too,
+so a test can prove that nothing but GET was ever sent.
 """
 
 from __future__ import annotations
 
+import contextlib
+import posixpath
 import re
 import threading
 import time
@@ -21,6 +23,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 import orjson
 import yaml
 
+from .faults import Fault, head_bytes, send_oversized, send_trickle, with_endless_continue
 from .store import ObjectStore, load_objects
 from .wire import respond_api_path
 from .wire import status_body as _status
@@ -33,27 +36,6 @@ SERVER_VERSION = {
 }
 
 
-@dataclass
-class Fault:
-    """Answer requests whose path fully matches `pattern` with `status` (0: answer normally) after `delay`."""
-
-    pattern: str
-    status: int = 0
-    delay: float = 0.0
-    retry_after: str | None = None
-    times: int | None = None  # None: forever
-    only_continue: bool = False  # only requests that carry a continue token
-    hits: int = 0
-    body: Any = None  # when set (and status is 0), answer 200 with this JSON body instead: a malformed list
-
-    def applies(self, path: str, query: dict[str, str]) -> bool:
-        if self.times is not None and self.hits >= self.times:
-            return False
-        if self.only_continue and not query.get("continue"):
-            return False
-        return re.fullmatch(self.pattern, path) is not None
-
-
 @dataclass(frozen=True)
 class LoggedRequest:
     method: str
@@ -64,7 +46,11 @@ class LoggedRequest:
 
     @property
     def touches_secrets(self) -> bool:
-        return "secrets" in [unquote(part).lower() for part in self.path.strip("/").split("/")]
+        """Any spelling: percent-encoded (even twice), relative segments, any case."""
+        decoded = self.path
+        for _ in range(5):
+            decoded = unquote(decoded)
+        return "secrets" in [part.casefold() for part in posixpath.normpath(decoded).split("/")]
 
 
 class KubeEmulator:
@@ -191,18 +177,66 @@ def _handler_for(emulator: KubeEmulator) -> type[BaseHTTPRequestHandler]:
             fault = emulator._record(request)
             if fault is not None:
                 time.sleep(fault.delay)
+                if fault.body is not None:
+                    self._send(fault.status or 200, fault.body)
+                    return
                 if fault.status:
                     headers = {"Retry-After": fault.retry_after} if fault.retry_after else {}
                     self._send(fault.status, _status(fault.status, "injected fault"), headers)
                     return
-                if fault.body is not None:
-                    self._send(200, fault.body)
-                    return
             if emulator.token and request.authorization != f"Bearer {emulator.token}":
                 self._send(401, _status(401, "Unauthorized"))
                 return
+            if fault is not None and fault.mode.endswith("-continue"):
+                query = {key: value for key, value in request.query.items() if key != "continue"}
+                status, body = _route(emulator, LoggedRequest("GET", request.path, query, request.accept))
+                limit = int(query["limit"]) if query.get("limit", "").isdigit() else 500
+                self._send(status, with_endless_continue(fault, body, limit))
+                return
             status, body = _route(emulator, request)
+            if fault is not None and fault.mode == "trickle":
+                self._stream(
+                    status, lambda write: send_trickle(write, orjson.dumps(body), fault.interval), body
+                )
+                return
+            if fault is not None and fault.mode == "trickle-headers":
+                payload = orjson.dumps(body)
+                self.close_connection = True
+                with contextlib.suppress(OSError):
+                    send_trickle(self._write_now, head_bytes(status, len(payload)) + payload, fault.interval)
+                return
+            if fault is not None and fault.mode == "oversized":
+                kind, version = str(body.get("kind", "List")), str(body.get("apiVersion", "v1"))
+                self._stream(
+                    status, lambda write: send_oversized(write, kind[:-4], version, fault.size), None
+                )
+                return
             self._send(status, body)
+
+        def _write_now(self, data: bytes) -> None:
+            self.wfile.write(data)
+            self.wfile.flush()
+
+        def _stream(self, status: int, produce: Any, body: dict[str, Any] | None) -> None:
+            """Headers now, the body as `produce(write)` sends it; no Content-Length when `body` is None."""
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                if body is not None:
+                    self.send_header("Content-Length", str(len(orjson.dumps(body))))
+                else:
+                    self.send_header("Connection", "close")
+                    self.close_connection = True
+                self.end_headers()
+                self.wfile.flush()
+
+                def write(data: bytes) -> None:
+                    self.wfile.write(data)
+                    self.wfile.flush()
+
+                produce(write)
+            except (BrokenPipeError, ConnectionResetError, OSError):
+                self.close_connection = True
 
         def _refuse(self) -> None:
             parts = urlsplit(self.path)
@@ -217,7 +251,7 @@ def _handler_for(emulator: KubeEmulator) -> type[BaseHTTPRequestHandler]:
         def do_HEAD(self) -> None:
             self._refuse()
 
-        def _send(self, status: int, body: Any, headers: dict[str, str] | None = None) -> None:
+        def _send(self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
             payload = b"" if self.command == "HEAD" else orjson.dumps(body)
             try:
                 self.send_response(status)

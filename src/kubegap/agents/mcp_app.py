@@ -1,8 +1,9 @@
 """The MCP server object and the one way a tool is registered on it: read-only annotations, a one-line
 docstring description, structured output, and KubegapError turned into a one-sentence tool error.
 
-The redaction middleware is installed here, so every tool, resource and prompt registered on
-`server` has its results redacted without knowing it.
+The middleware is installed here, so every tool, resource and prompt registered on `server` has its
+results redacted without knowing it, and every tool call has its arguments checked and its result
+held to the output cap (`mcp_arguments`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from kubegap import __version__
+from kubegap.agents import mcp_arguments
+from kubegap.agents.mcp_arguments import BoundedToolsMiddleware
 from kubegap.agents.mcp_redaction import RedactingMiddleware
 from kubegap.errors import KubegapError
 
@@ -43,15 +46,23 @@ READS_CLUSTER = ToolAnnotations(
     read_only_hint=True, idempotent_hint=True, destructive_hint=False, open_world_hint=True
 )
 
+# Every argument is bounded in length and type here, in the schema agents see; mcp_arguments checks
+# calls against it before any tool code runs.
+ID_CHARS = 200
+PATH_CHARS = 4096
 Lang = Annotated[Literal["en", "ko"], Field(description="language of titles and text: en or ko")]
 Severity = Literal["critical", "high", "medium", "low", "info"]
+Identifier = Annotated[str, Field(max_length=ID_CHARS)]
 CheckIds = Annotated[
-    list[str] | None, Field(description="run only these check ids (see list_checks); default all")
+    list[Identifier] | None,
+    Field(max_length=100, description="run only these check ids (see list_checks); default all"),
 ]
 MinSeverity = Annotated[
     Severity | None, Field(description="leave out findings below this severity; default none")
 ]
-FacetFilter = Annotated[list[str] | None, Field(description="term ids; several are OR-ed")]
+FacetFilter = Annotated[
+    list[Identifier] | None, Field(max_length=20, description="term ids; several are OR-ed")
+]
 
 server: MCPServer = MCPServer(
     "kubegap",
@@ -59,7 +70,7 @@ server: MCPServer = MCPServer(
     version=__version__,
     instructions=INSTRUCTIONS,
     log_level="WARNING",
-    middleware=[RedactingMiddleware()],
+    middleware=[RedactingMiddleware(), BoundedToolsMiddleware()],
 )
 
 _Params = ParamSpec("_Params")
@@ -124,6 +135,7 @@ def tool(
 ) -> Callable[[Callable[_Params, _Result]], Callable[_Params, _Result]]:
     def register(function: Callable[_Params, _Result]) -> Callable[_Params, _Result]:
         wrapped = _one_sentence_errors(function)
+        mcp_arguments.register(function.__name__, function)
         description = " ".join((function.__doc__ or "").split())  # one paragraph, no source indentation
         server.tool(title=title, description=description, annotations=annotations, structured_output=True)(
             wrapped

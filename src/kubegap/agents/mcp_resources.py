@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 
-from kubegap.agents.mcp_app import ensure_backends, server
-from kubegap.errors import KubegapError
+from kubegap.agents.mcp_app import ID_CHARS, ensure_backends, server
+from kubegap.errors import KubegapError, UsageError
 
 
 @server.resource(
@@ -20,7 +20,7 @@ from kubegap.errors import KubegapError
 def incident_resource(incident_id: str) -> str:
     from kubegap.agents.mcp_library import incident_markdown
 
-    return _resource(lambda: incident_markdown(incident_id))
+    return _resource(lambda: incident_markdown(_bounded_id("incident", incident_id)))
 
 
 @server.resource(
@@ -33,7 +33,14 @@ def incident_resource(incident_id: str) -> str:
 def check_resource(check_id: str) -> str:
     from kubegap.agents.mcp_checks import check_markdown
 
-    return _resource(lambda: check_markdown(check_id))
+    return _resource(lambda: check_markdown(_bounded_id("check", check_id)))
+
+
+def _bounded_id(what: str, value: str) -> str:
+    """Ids in resource URIs are bounded like tool arguments, before any lookup or pattern sees them."""
+    if len(value) > ID_CHARS:
+        raise UsageError(f"the {what} id in the URI is too long: at most {ID_CHARS} characters")
+    return value
 
 
 def _resource(render: Callable[[], str]) -> str:

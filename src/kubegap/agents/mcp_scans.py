@@ -11,18 +11,18 @@ import itertools
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kubegap.agents.mcp_models import CheckOutcome, CoverageProblem, FindingsPage, FindingView, ScanSummary
-from kubegap.errors import InputError, NotFoundError, UsageError
+from kubegap.errors import NotFoundError, UsageError
 
 if TYPE_CHECKING:
     from kubegap.checker.finding import Finding
     from kubegap.checker.scan_report import ScanReport
 
 KEPT_SCANS = 8
+MCP_SCAN_CEILING = 280.0  # seconds; the automatic live-scan budget of scan_cluster never grows past it
 TOP_FINDINGS = 10
 LISTED_CHECKS = 15
 LISTED_COVERAGE = 15
@@ -76,24 +76,6 @@ def check_severity(value: str | None) -> str:
     if chosen and chosen not in SEVERITIES:
         raise UsageError(f"unknown severity {chosen[:40]!r}; use one of {', '.join(SEVERITIES)}")
     return chosen
-
-
-def existing_paths(paths: Sequence[str]) -> list[str]:
-    """Absolute paths that exist; relative ones resolve against the server's working directory."""
-    if not paths:
-        raise UsageError("give at least one file or folder in paths")
-    found = []
-    for raw in paths:
-        path = Path(str(raw)).expanduser()
-        resolved = path if path.is_absolute() else Path.cwd() / path
-        if not resolved.exists():
-            where = "" if path.is_absolute() else f" (relative paths resolve against {Path.cwd()})"
-            raise InputError(f"path {str(raw)[:200]} does not exist{where}; pass an absolute path")
-        if resolved.resolve() in {Path(resolved.anchor), Path.home().resolve()}:
-            # Walking / or a whole home folder would read every YAML file on the machine.
-            raise UsageError(f"{resolved} is too broad; name the folder that holds the manifests or snapshot")
-        found.append(str(resolved))
-    return found
 
 
 def summarize_scan(scan_id: str, report: ScanReport, min_severity: str, lang: str) -> ScanSummary:
@@ -274,7 +256,19 @@ def agent_hint(message: str) -> str:
     )
 
 
-def live_options(kubeconfig: str | None, context: str | None) -> dict[str, Any]:
+def live_options(
+    kubeconfig: str | None, context: str | None, scan_timeout: float | None = None
+) -> dict[str, Any]:
     """Explicit kubeconfig paths must exist; '~' works; None means KUBECONFIG, then ~/.kube/config."""
+    from kubegap.checker.live_limits import LiveLimits
+
     chosen = (kubeconfig or "").strip()
-    return {"kubeconfig": str(Path(chosen).expanduser()) if chosen else None, "context": (context or None)}
+    return {
+        "kubeconfig": str(Path(chosen).expanduser()) if chosen else None,
+        "context": (context or None),
+        # Without scan_timeout the budget is sized to the cluster but ends before a host's usual
+        # 300 s tool timeout, so the agent gets the partial answer rather than a timeout.
+        "limits": LiveLimits(
+            scan_timeout=float(scan_timeout) if scan_timeout else None, scan_ceiling=MCP_SCAN_CEILING
+        ),
+    }

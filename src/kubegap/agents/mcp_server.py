@@ -21,7 +21,17 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
 from kubegap.agents import mcp_resources  # noqa: F401  (registers the resources and the prompt)
-from kubegap.agents.mcp_app import READS_CLUSTER, CheckIds, FacetFilter, Lang, MinSeverity, server, tool
+from kubegap.agents.mcp_app import (
+    ID_CHARS,
+    PATH_CHARS,
+    READS_CLUSTER,
+    CheckIds,
+    FacetFilter,
+    Lang,
+    MinSeverity,
+    server,
+    tool,
+)
 from kubegap.agents.mcp_models import (
     CheckExplanation,
     CheckList,
@@ -43,16 +53,28 @@ __all__ = ["serve_stdio", "server"]
 
 @tool("Scan the live cluster (read-only)", READS_CLUSTER)
 def scan_cluster(
-    context: Annotated[str | None, Field(description="kubeconfig context; default the current one")] = None,
+    context: Annotated[
+        str | None, Field(max_length=253, description="kubeconfig context; default the current one")
+    ] = None,
     kubeconfig: Annotated[
-        str | None, Field(description="kubeconfig file; default $KUBECONFIG, then ~/.kube/config")
+        str | None,
+        Field(max_length=PATH_CHARS, description="kubeconfig file; default $KUBECONFIG, then ~/.kube/config"),
     ] = None,
     namespaces: Annotated[
-        list[str] | None, Field(description="only these namespaces; default all (cluster-wide kinds always)")
+        list[Annotated[str, Field(max_length=63)]] | None,
+        Field(max_length=100, description="only these namespaces; default all (cluster-wide kinds always)"),
     ] = None,
     checks: CheckIds = None,
     min_severity: MinSeverity = None,
     lang: Lang = "en",
+    scan_timeout: Annotated[
+        int | None,
+        Field(
+            ge=5,
+            le=1800,
+            description="seconds the whole read may take; default sized to the cluster, 120 to 280 s",
+        ),
+    ] = None,
 ) -> ScanSummary:
     """Scan the live Kubernetes cluster of a kubeconfig context for gaps behind public AI-infrastructure
     incidents. Read-only: GET/LIST requests only, never Secrets. Returns a summary (counts by status and
@@ -62,7 +84,7 @@ def scan_cluster(
     from kubegap.checker.scanning import LiveTarget, ScanRequest, run_scan
 
     severity = mcp_scans.check_severity(min_severity)
-    target = LiveTarget(**mcp_scans.live_options(kubeconfig, context), progress=False)
+    target = LiveTarget(**mcp_scans.live_options(kubeconfig, context, scan_timeout), progress=False)
     request = ScanRequest(live=target, check_ids=checks or None, namespaces=tuple(namespaces or ()))
     try:
         report = run_scan(request)
@@ -73,7 +95,10 @@ def scan_cluster(
 
 @tool("Scan snapshot or manifest files")
 def scan_files(
-    paths: Annotated[list[str], Field(description="files or folders; absolute paths are safest")],
+    paths: Annotated[
+        list[Annotated[str, Field(max_length=PATH_CHARS)]],
+        Field(max_length=50, description="files or folders; absolute paths are safest"),
+    ],
     kind: Annotated[
         Literal["manifests", "snapshot"],
         Field(
@@ -87,11 +112,11 @@ def scan_files(
 ) -> ScanSummary:
     """Scan Kubernetes manifest files (Helm or kustomize output, plain YAML) or a cluster snapshot for the
     same gaps as scan_cluster, without any cluster access. Returns the same summary and scan_id."""
-    from kubegap.agents import mcp_scans
+    from kubegap.agents import mcp_paths, mcp_scans
     from kubegap.checker.scanning import ScanRequest, run_scan
 
     severity = mcp_scans.check_severity(min_severity)
-    found = mcp_scans.existing_paths(paths)
+    found = mcp_paths.existing_paths(paths)
     request = (
         ScanRequest(manifest_paths=found, check_ids=checks or None)
         if kind == "manifests"
@@ -112,13 +137,15 @@ def _summarize(report: ScanReport, severity: str, lang: str) -> ScanSummary:
 
 @tool("Page through the findings of a scan")
 def get_findings(
-    scan_id: Annotated[str, Field(description="the scan_id a scan returned")],
-    check_id: Annotated[str | None, Field(description="only this check's findings")] = None,
+    scan_id: Annotated[str, Field(max_length=40, description="the scan_id a scan returned")],
+    check_id: Annotated[
+        str | None, Field(max_length=ID_CHARS, description="only this check's findings")
+    ] = None,
     status: Annotated[
         Literal["fail", "exempted", "unknown", "pass", "not-applicable"] | None,
         Field(description="only findings with this status"),
     ] = None,
-    offset: Annotated[int, Field(ge=0, description="findings to skip")] = 0,
+    offset: Annotated[int, Field(ge=0, le=10_000_000, description="findings to skip")] = 0,
     limit: Annotated[int, Field(ge=1, le=100, description="findings to return (at most 100)")] = 20,
     lang: Lang = "en",
 ) -> FindingsPage:
@@ -137,7 +164,10 @@ def get_findings(
 def list_checks(
     area: Annotated[
         str | None,
-        Field(description="gpu-health, gpu-stack, training-jobs, fleet-change, control-plane or networking"),
+        Field(
+            max_length=40,
+            description="gpu-health, gpu-stack, training-jobs, fleet-change, control-plane or networking",
+        ),
     ] = None,
     lang: Lang = "en",
 ) -> CheckList:
@@ -150,7 +180,7 @@ def list_checks(
 
 @tool("Explain one check")
 def explain_check(
-    check_id: Annotated[str, Field(description="a check id from list_checks or a scan")],
+    check_id: Annotated[str, Field(max_length=ID_CHARS, description="a check id from list_checks or a scan")],
     lang: Lang = "en",
 ) -> CheckExplanation:
     """Why a check matters, how it decides, how to fix a failure, which Kubernetes kinds it reads, and the
@@ -165,13 +195,15 @@ def explain_check(
 
 @tool("Search public AI-infrastructure incidents")
 def search_incidents(
-    query: Annotated[str, Field(description="words in English or Korean; empty lists everything")] = "",
+    query: Annotated[
+        str, Field(max_length=1000, description="words in English or Korean; empty lists everything")
+    ] = "",
     cause: FacetFilter = None,
     component: FacetFilter = None,
     symptom: FacetFilter = None,
     contributing_factor: FacetFilter = None,
     lang: Lang = "en",
-    page: Annotated[int, Field(ge=1, description="result page, 10 incidents each")] = 1,
+    page: Annotated[int, Field(ge=1, le=100_000, description="result page, 10 incidents each")] = 1,
 ) -> IncidentSearch:
     """Search the library of public incident reports (GPU faults, NCCL hangs, InfiniBand, Kubernetes
     control plane, inference serving) by words and facet filters. Returns one page of short cases plus
@@ -189,7 +221,9 @@ def search_incidents(
 
 @tool("Read one incident")
 def get_incident(
-    incident_id: Annotated[str, Field(description="an incident id from a search or a check")],
+    incident_id: Annotated[
+        str, Field(max_length=ID_CHARS, description="an incident id from a search or a check")
+    ],
     lang: Lang = "en",
 ) -> IncidentDetail:
     """One public incident in full: symptom, trigger, cause, contributing factors, detection, actions,
@@ -202,7 +236,11 @@ def get_incident(
 @tool("Find incidents by a pasted error")
 def find_incidents_by_error(
     error_text: Annotated[
-        str, Field(description="a pasted log or error line, e.g. an NCCL watchdog timeout or an Xid")
+        str,
+        Field(
+            max_length=20_000,
+            description="a pasted log or error line, e.g. an NCCL watchdog timeout or an Xid",
+        ),
     ],
     lang: Lang = "en",
 ) -> IncidentSearch:

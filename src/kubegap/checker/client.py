@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
 import orjson
 import urllib3
@@ -27,67 +26,49 @@ from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
 
 from kubegap import __version__
+from kubegap.checker.bounded_http import (
+    BodyTooLarge,
+    RequestDeadline,
+    install_deadlines,
+    mebibytes,
+    read_bounded,
+    request_deadline,
+)
+from kubegap.checker.request_paths import ReadOnlyViolation, check_path
 from kubegap.errors import ClusterError
+
+__all__ = [
+    "ApiError",
+    "MalformedBody",
+    "ReadOnlyClient",
+    "ReadOnlyViolation",
+    "check_path",
+    "resolve_kubeconfig",
+]
 
 RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
 # A refused or timed-out connection rarely heals within seconds: retry it less than an overloaded server.
 _CONNECTION_RETRIES = 2
-_REFUSED_SUBRESOURCES = frozenset({"exec", "attach", "log", "portforward", "proxy", "eviction", "binding"})
 _SERVICE_ACCOUNT_TOKEN = Path("/var/run/secrets/kubernetes.io/serviceaccount/token")
 _DEMO_HINT = "try `kubegap scan --demo` or `kubegap scan --snapshot FILE`"
 
 
 class ApiError(ClusterError):
-    """A request that failed after retries: `status` is the HTTP status, or 0 when no response came."""
+    """A request that failed after retries: `status` is the HTTP status, or 0 when no response came.
 
-    def __init__(self, message: str, *, status: int = 0, path: str = "") -> None:
+    `limit` names the bound that ended it ("request-timeout", "page-bytes", "retry-budget",
+    "scan-deadline"), or is "" for an ordinary failure, so the reader can say which limit spoiled a kind.
+    """
+
+    def __init__(self, message: str, *, status: int = 0, path: str = "", limit: str = "") -> None:
         super().__init__(message)
         self.status = status
         self.path = path
+        self.limit = limit
 
 
-class ReadOnlyViolation(ClusterError):
-    """A request kubegap must never send (Secrets, watch, exec, logs); raised before any I/O."""
-
-    code = "read-only-violation"
-
-
-def check_path(path: str, params: Mapping[str, object] | None = None) -> None:
-    """Refuse any request that could read Secrets or do more than a plain read."""
-    if not path.startswith("/") or "://" in path or "?" in path or "#" in path:
-        raise ReadOnlyViolation(f"refused request path {path!r}: give an API path without a query string")
-    segments = [unquote(part) for part in path.strip("/").split("/")]
-    if any(part in {".", ".."} for part in segments):
-        raise ReadOnlyViolation(f"refused request path {path!r}: relative segments are not allowed")
-    lowered = [part.lower() for part in segments]
-    if params and any(str(key).lower() == "watch" for key in params):
-        raise ReadOnlyViolation(f"refused watch request for {path}: kubegap only lists")
-    resource, subresource = _resource_of(lowered)
-    if resource == "secrets" or (resource is None and "secrets" in lowered):
-        raise ReadOnlyViolation(f"refused request for {path}: kubegap never reads Secrets")
-    if resource == "watch":
-        raise ReadOnlyViolation(f"refused watch request for {path}: kubegap only lists")
-    if subresource in _REFUSED_SUBRESOURCES:
-        raise ReadOnlyViolation(
-            f"refused request for {path}: kubegap never uses the {subresource} subresource"
-        )
-
-
-def _resource_of(segments: list[str]) -> tuple[str | None, str | None]:
-    """(resource, subresource) of an API path; (None, None) for non-resource paths such as /version."""
-    if segments[:1] == ["api"]:
-        rest = segments[2:]
-    elif segments[:1] == ["apis"]:
-        rest = segments[3:]
-    else:
-        return None, None
-    if not rest:
-        return "", None
-    if rest[0] == "watch":
-        return "watch", None
-    if rest[0] == "namespaces" and len(rest) >= 3:
-        return rest[2], rest[4] if len(rest) > 4 else None
-    return rest[0], rest[2] if len(rest) > 2 else None
+class MalformedBody(ApiError):
+    """The server answered 2xx with a body that is not a JSON object of the expected shape."""
 
 
 class _TokenBucket:
@@ -128,10 +109,13 @@ class ReadOnlyClient:
         timeout: float = 30,
         max_retries: int = 4,
         max_retry_wait: float = 10.0,
+        max_total_retry_wait: float = 60.0,
+        max_page_bytes: int = 64 * 1024 * 1024,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         configuration.retries = False  # retries are ours, so they are bounded and counted
         self._api = kube_client.ApiClient(configuration)
+        install_deadlines(self._api.rest_client.pool_manager)
         self._api.user_agent = f"kubegap/{__version__} (read-only)"
         self.host: str = str(configuration.host)
         self.kubeconfig = kubeconfig  # the file(s) read, "" when in-cluster or built by hand
@@ -140,6 +124,9 @@ class ReadOnlyClient:
         self.timeout = timeout
         self.max_retries = max_retries
         self.max_retry_wait = max_retry_wait
+        self.max_total_retry_wait = max_total_retry_wait
+        self.max_page_bytes = max_page_bytes
+        self.retry_wait_spent = 0.0  # seconds slept before retries, across every request of this client
         self._sleep = sleep
         self._bucket = _TokenBucket(qps, burst, sleep)
         self._count = 0
@@ -187,31 +174,73 @@ class ReadOnlyClient:
             return f"context {self.context or '(default)'} ({self.kubeconfig})"
         return f"in-cluster service account ({self.host})" if self.in_cluster else self.host
 
-    def get(self, path: str, params: Mapping[str, str | int] | None = None) -> dict[str, Any]:
-        """GET one API path and return its JSON body; raise ApiError for any failure after retries."""
+    def get(
+        self,
+        path: str,
+        params: Mapping[str, str | int] | None = None,
+        *,
+        deadline: float | None = None,
+        max_bytes: int | None = None,
+    ) -> dict[str, Any]:
+        """GET one API path and return its JSON object; raise ApiError for any failure after retries."""
+        return self.get_sized(path, params, deadline=deadline, max_bytes=max_bytes)[0]
+
+    def get_sized(
+        self,
+        path: str,
+        params: Mapping[str, str | int] | None = None,
+        *,
+        deadline: float | None = None,
+        max_bytes: int | None = None,
+    ) -> tuple[dict[str, Any], int]:
+        """`get`, with the size of the body in bytes (the reader counts bytes per kind).
+
+        Each attempt must deliver its whole body within `timeout` seconds (connect included) and in at
+        most `max_bytes` bytes; `deadline` (a time.monotonic() value) is the scan's, which no attempt
+        and no retry wait may pass.
+        """
         check_path(path, params)
         query = [(key, str(value)) for key, value in (params or {}).items()]
+        cap = max_bytes or self.max_page_bytes
         attempt = 0
         while True:
-            self._bucket.take()
+            self._bucket.take()  # the rate limit may sleep: the deadlines are taken after it
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
+                raise ApiError(
+                    f"GET {path} was not sent: the scan's time budget ran out",
+                    path=path,
+                    limit="scan-deadline",
+                )
+            request_deadline = now + self.timeout if deadline is None else min(now + self.timeout, deadline)
             with self._count_lock:
                 self._count += 1
             try:
-                status, headers, body = self._send_get(path, query)
+                status, headers, body = self._send_get(path, query, request_deadline, cap)
             except ConfigException as error:  # an exec plugin or token file failed while refreshing
                 raise ClusterError(f"credentials for {self.host} could not be refreshed: {error}") from None
-            except (urllib3.exceptions.HTTPError, ApiException, OSError) as error:
-                if attempt >= min(self.max_retries, _CONNECTION_RETRIES):
-                    raise ApiError(
-                        f"cannot reach the Kubernetes API at {self.host}: {self._explain(error)}", path=path
-                    ) from None
-                self._sleep(self._backoff(attempt, None))
+            except BodyTooLarge as error:
+                raise ApiError(
+                    f"GET {path} answered more than {mebibytes(cap)} (at least {mebibytes(error.size)}); "
+                    "the page byte limit stopped it",
+                    status=200,
+                    path=path,
+                    limit="page-bytes",
+                ) from None
+            except (RequestDeadline, urllib3.exceptions.HTTPError, ApiException, OSError) as failure:
+                # When the deadline cut the connection, say so rather than "the connection was dropped".
+                cut = time.monotonic() >= request_deadline - 0.01
+                problem: BaseException = RequestDeadline() if cut else failure
+                cut_by_scan = deadline is not None and time.monotonic() >= deadline - 0.01
+                if cut_by_scan or attempt >= min(self.max_retries, _CONNECTION_RETRIES):
+                    raise self._unreachable(path, problem, cut_by_scan) from None
+                self._wait(path, 0, attempt, None, deadline)
                 attempt += 1
                 continue
             if 200 <= status < 300:
-                return self._decode(path, status, body)
+                return self._decode(path, status, body), len(body)
             if status in RETRYABLE_STATUSES and attempt < self.max_retries:
-                self._sleep(self._backoff(attempt, headers.get("Retry-After")))
+                self._wait(path, status, attempt, headers.get("Retry-After"), deadline)
                 attempt += 1
                 continue
             raise ApiError(_status_message(path, status, body, attempt), status=status, path=path)
@@ -225,7 +254,9 @@ class ReadOnlyClient:
     def __exit__(self, *_: object) -> None:
         self.close()
 
-    def _send_get(self, path: str, query: list[tuple[str, str]]) -> tuple[int, Mapping[str, str], bytes]:
+    def _send_get(
+        self, path: str, query: list[tuple[str, str]], deadline: float, max_bytes: int
+    ) -> tuple[int, Mapping[str, str], bytes]:
         """The single place bytes leave: the method is the literal "GET", never a parameter."""
         method, url, headers, _, _ = self._api.param_serialize(
             "GET",
@@ -234,22 +265,34 @@ class ReadOnlyClient:
             header_params={"Accept": "application/json"},
             auth_settings=["BearerToken"],
         )
-        response = self._api.call_api(method, url, header_params=headers, _request_timeout=self.timeout)
+        per_operation = max(0.001, min(self.timeout, deadline - time.monotonic()))
+        with request_deadline(deadline):  # cuts off a server that trickles its headers too
+            response = self._api.call_api(
+                method, url, header_params=headers, _request_timeout=(per_operation, per_operation)
+            )
+        raw = response.response
+        complete = False
         try:
-            body = response.read()
+            body = read_bounded(raw, deadline, max_bytes, self.timeout)
+            complete = True
         finally:
-            response.response.release_conn()
-        return response.status, response.headers, body or b""
+            if complete:
+                raw.release_conn()
+            else:
+                raw.close()  # a half-read connection must never go back to the pool
+        return response.status, response.headers, body
 
     def _decode(self, path: str, status: int, body: bytes) -> dict[str, Any]:
         try:
             parsed = orjson.loads(body)
         except orjson.JSONDecodeError:
-            raise ApiError(
-                f"GET {path} answered {status} with a body that is not JSON", status=status
+            raise MalformedBody(
+                f"GET {path} answered {status} with a body that is not JSON", status=status, path=path
             ) from None
         if not isinstance(parsed, dict):
-            raise ApiError(f"GET {path} answered {status} with JSON that is not an object", status=status)
+            raise MalformedBody(
+                f"GET {path} answered {status} with JSON that is not an object", status=status, path=path
+            )
         return parsed
 
     def _backoff(self, attempt: int, retry_after: str | None) -> float:
@@ -258,6 +301,43 @@ class ReadOnlyClient:
         if retry_after:
             wait = _parse_retry_after(retry_after, wait)
         return max(0.0, min(wait, self.max_retry_wait))
+
+    def _wait(
+        self, path: str, status: int, attempt: int, retry_after: str | None, deadline: float | None
+    ) -> None:
+        """Sleep before a retry, unless that would spend the scan's retry budget or pass its deadline."""
+        wait = self._backoff(attempt, retry_after)
+        answered = f"answered {status}" if status else "got no answer"
+        if self.retry_wait_spent + wait > self.max_total_retry_wait:
+            raise ApiError(
+                f"GET {path} {answered}; not retried: this scan already waited "
+                f"{self.retry_wait_spent:.0f} s of its {self.max_total_retry_wait:g} s retry budget",
+                status=status,
+                path=path,
+                limit="retry-budget",
+            )
+        if deadline is not None and time.monotonic() + wait >= deadline:
+            raise ApiError(
+                f"GET {path} {answered}; not retried: the wait would pass the scan's time budget",
+                status=status,
+                path=path,
+                limit="scan-deadline",
+            )
+        self.retry_wait_spent += wait
+        self._sleep(wait)
+
+    def _unreachable(self, path: str, error: BaseException, cut_by_scan: bool) -> ApiError:
+        if cut_by_scan:
+            return ApiError(
+                f"GET {path} was cut off: the scan's time budget ran out", path=path, limit="scan-deadline"
+            )
+        if isinstance(error, RequestDeadline):
+            return ApiError(
+                f"GET {path} timed out after {self.timeout:g}s without a complete answer",
+                path=path,
+                limit="request-timeout",
+            )
+        return ApiError(f"cannot reach the Kubernetes API at {self.host}: {self._explain(error)}", path=path)
 
     def _explain(self, error: BaseException) -> str:
         if isinstance(error, urllib3.exceptions.ReadTimeoutError):

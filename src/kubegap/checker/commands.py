@@ -9,12 +9,16 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from kubegap.checker.finding import Severity
 from kubegap.checker.registry import all_checks, get_check, select_checks
 from kubegap.errors import InputError
+
+if TYPE_CHECKING:
+    from kubegap.checker.live_limits import LiveLimits
 
 _SEVERITIES = [severity.value for severity in Severity]
 _STATUSES = ["fail", "exempted", "unknown", "pass", "not-applicable"]
@@ -30,7 +34,41 @@ def _live_options(function: click.decorators.FC) -> click.decorators.FC:
             "--qps", type=click.FloatRange(min=0.1), default=20.0, show_default=True, help="Request rate."
         ),
         click.option(
-            "--timeout", type=click.FloatRange(min=1), default=30.0, show_default=True, help="Seconds."
+            "--timeout",
+            type=click.FloatRange(min=1),
+            default=30.0,
+            show_default=True,
+            help="Seconds one request may take, connect and whole body included.",
+        ),
+        click.option(
+            "--scan-timeout",
+            type=click.FloatRange(min=1),
+            help="Seconds the whole live read may take (default: 120 s plus 2 s per list and 1 s per "
+            "1,000 objects, at most 1,800 s; the report says what was used).",
+        ),
+        click.option(
+            "--max-page-mb",
+            type=click.IntRange(min=1),
+            default=64,
+            show_default=True,
+            help="Largest response body, in MiB.",
+        ),
+        click.option(
+            "--max-kind-mb",
+            type=click.IntRange(min=1),
+            default=1024,
+            show_default=True,
+            help="Largest total of one kind's pages, in MiB.",
+        ),
+        click.option(
+            "--max-pages", type=click.IntRange(min=1), default=1000, show_default=True, help="Pages per kind."
+        ),
+        click.option(
+            "--retry-budget",
+            type=click.FloatRange(min=0),
+            default=60.0,
+            show_default=True,
+            help="Seconds all retry waits (429, 5xx) of one scan may add up to.",
         ),
         click.option(
             "-n", "--namespace", "namespaces", multiple=True, help="Only these namespaces (repeatable)."
@@ -39,6 +77,21 @@ def _live_options(function: click.decorators.FC) -> click.decorators.FC:
     for option in reversed(options):
         function = option(function)
     return function
+
+
+def _limits(timeout: float, options: dict[str, float | int | None]) -> LiveLimits:
+    """The live-read limit flags (--scan-timeout, --max-page-mb, ...) as LiveLimits."""
+    from kubegap.checker.live_limits import MIB, LiveLimits
+
+    scan_timeout, retry_budget = options.get("scan_timeout"), options.get("retry_budget")
+    return LiveLimits(
+        request_timeout=timeout,
+        scan_timeout=float(scan_timeout) if scan_timeout is not None else None,
+        max_page_bytes=int(options.get("max_page_mb") or 64) * MIB,
+        max_kind_bytes=int(options.get("max_kind_mb") or 1024) * MIB,
+        max_pages=int(options.get("max_pages") or 1000),
+        max_total_retry_wait=float(retry_budget) if retry_budget is not None else 60.0,
+    )
 
 
 def _write(text: str, output: str | None) -> None:
@@ -99,12 +152,15 @@ def scan(
     qps: float,
     timeout: float,
     namespaces: tuple[str, ...],
+    **limits: float | int | None,
 ) -> None:
     """Scan a cluster (live, --snapshot, --manifests or --demo) for the gaps behind public incidents."""
     from kubegap.checker.reports import render
     from kubegap.checker.scanning import LiveTarget, ScanRequest, run_scan
 
-    live = LiveTarget(kubeconfig, context, qps, timeout, progress=sys.stderr.isatty())
+    live = LiveTarget(
+        kubeconfig, context, qps, timeout, progress=sys.stderr.isatty(), limits=_limits(timeout, limits)
+    )
     request = ScanRequest(
         snapshot_paths=snapshot_paths,
         manifest_paths=manifest_paths,
@@ -137,13 +193,16 @@ def snapshot(
     qps: float,
     timeout: float,
     namespaces: tuple[str, ...],
+    **limits: float | int | None,
 ) -> None:
     """Read the live cluster once into a kubegap snapshot file, to scan later or elsewhere."""
     from kubegap.checker.rbac import kinds_read
     from kubegap.checker.scanning import LiveTarget, ScanRequest, load_source
     from kubegap.checker.snapshot_file import write_snapshot
 
-    live = LiveTarget(kubeconfig, context, qps, timeout, progress=sys.stderr.isatty())
+    live = LiveTarget(
+        kubeconfig, context, qps, timeout, progress=sys.stderr.isatty(), limits=_limits(timeout, limits)
+    )
     kinds = kinds_read(check.meta for check in select_checks(check_ids))
     taken = load_source(ScanRequest(live=live, namespaces=namespaces), kinds)
     path = write_snapshot(taken, output)

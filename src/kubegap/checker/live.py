@@ -2,9 +2,11 @@
 
 Every kind asked for ends with a coverage verdict, so a check never passes on data that was not read:
 read, absent (not served: a CRD that is not installed), forbidden (401/403), failed (timeouts, 5xx
-after retries, a list that expired twice), malformed (a body that is not a list of objects, never
-taken for an empty list), or not collected (Secrets, which kubegap never reads).
-Items of a kind are kept only when the whole list was read; a half-read kind is failed, not quietly short.
+after retries, a list that expired twice, a limit hit on the first page), malformed (a body of the
+wrong shape), partial (a page, byte or time limit hit part-way), or not collected (Secrets, which
+kubegap never reads). Items of a kind are kept only when the whole list was read; a half-read kind
+is partial, not quietly short. The scan itself always ends: `LiveLimits` bounds every request, every
+kind and the whole scan, and kinds the budget did not reach are failed with that reason.
 """
 
 from __future__ import annotations
@@ -14,18 +16,20 @@ import datetime as dt
 import gc
 from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
-from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from kubegap.checker.client import ApiError, ReadOnlyClient, ReadOnlyViolation
-from kubegap.checker.discovery import Discovery, Resource, discover
-from kubegap.checker.object_shape import MalformedList, items_problem, list_body_problem
+from kubegap.checker.discovery import Discovery, discover
+from kubegap.checker.live_limits import LiveLimits, ScanClock
+from kubegap.checker.live_pages import PAGE_SIZE, KindProgress, ListStopped, list_all
+from kubegap.checker.request_paths import is_namespace_name
 from kubegap.checker.snapshot import Coverage, KindCoverage, KubeObject, Snapshot
 from kubegap.checker.sources._compact import Compactor
+from kubegap.errors import UsageError
 
-PAGE_SIZE = 500
+__all__ = ["PAGE_SIZE", "read_cluster"]
 
 
 def read_cluster(
@@ -38,15 +42,30 @@ def read_cluster(
     timeout: float = 30,
     progress: bool = False,
     client: ReadOnlyClient | None = None,
+    limits: LiveLimits | None = None,
 ) -> Snapshot:
     """List every kind in `kinds` (kind keys such as 'apps/DaemonSet') from the cluster, read-only.
 
     With `namespaces`, namespaced kinds are listed in those namespaces only; cluster-scoped kinds are
     always listed whole. Raises ClusterError (one line) when the cluster cannot be reached at all.
+    `limits` defaults to LiveLimits with `timeout` as the request timeout.
     """
+    bounds = limits or LiveLimits(request_timeout=timeout)
+    bad = [name for name in namespaces or () if not is_namespace_name(name)]
+    if bad:
+        raise UsageError(f"namespace {bad[0][:80]!r} is not a valid Kubernetes namespace name")
+    clock = ScanClock(fixed=bounds.scan_timeout, ceiling=bounds.scan_ceiling)
     owned = client is None
     active = client or ReadOnlyClient.from_kubeconfig(
-        kubeconfig, context, qps=qps, burst=max(1, int(qps * 2)), timeout=timeout
+        kubeconfig,
+        context,
+        qps=qps,
+        burst=max(1, int(qps * 2)),
+        timeout=bounds.request_timeout,
+        max_retries=bounds.max_retries,
+        max_retry_wait=bounds.max_retry_wait,
+        max_total_retry_wait=bounds.max_total_retry_wait,
+        max_page_bytes=bounds.max_page_bytes,
     )
     already_sent = active.requests
     try:
@@ -58,18 +77,19 @@ def read_cluster(
             kubeconfig=active.kubeconfig,
             created_at=dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
         )
-        discovery = discover(active, [key for key in keys if key != "Secret"])
+        discovery = discover(active, [key for key in keys if key != "Secret"], deadline=clock.deadline)
+        clock.plan(_planned_lists(discovery, keys, namespaces))
         compactor = Compactor()  # the same pruning and sharing as streamed snapshot files
+        reader = _KindReader(active, discovery, namespaces, bounds, clock, compactor.compact)
         with _ProgressBar(progress, len(keys)) as bar, _collector_paused():
             for key in keys:
-                coverage, items = _read_kind(
-                    active, discovery, key, namespaces, bar.counter(key), compactor.compact
-                )
+                coverage, items = reader.read(key, bar.counter(key))
                 snapshot.coverage[key] = coverage
                 if items is not None:
                     snapshot.objects[key] = items
                 bar.done(key, len(items or ()), coverage)
         snapshot.requests = active.requests - already_sent
+        snapshot.notes.append(_budget_note(clock, snapshot))
         return snapshot
     finally:
         if owned:
@@ -93,93 +113,88 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _read_kind(
-    client: ReadOnlyClient,
-    discovery: Discovery,
-    key: str,
-    namespaces: Sequence[str] | None,
-    on_items: Callable[[int], None],
-    compact: Callable[[KubeObject], KubeObject],
-) -> tuple[KindCoverage, list[KubeObject] | None]:
-    if key == "Secret":
-        return KindCoverage(Coverage.not_collected, "never read: kubegap does not read Secrets"), None
-    resource = discovery.find(key)
-    if resource is None:
-        failure = discovery.failure_for(key)
-        if failure:
-            return KindCoverage(Coverage.failed, f"discovery failed: {failure}"), None
-        return KindCoverage(Coverage.absent, f"the API server does not serve {key}"), None
-    scopes: list[str | None] = list(namespaces) if namespaces and resource.namespaced else [None]
-    items: list[KubeObject] = []
-    try:
-        for namespace in scopes:
-            items.extend(_list_all(client, resource, namespace, on_items, compact))
-    except ReadOnlyViolation as refused:
-        return KindCoverage(Coverage.not_collected, f"never read: {refused.one_line()}"), None
-    except ApiError as error:
-        return _coverage_for(error), None
-    except MalformedList as error:
-        return KindCoverage(Coverage.malformed, str(error)), None
-    detail = f"namespaces: {', '.join(namespaces)}" if namespaces and resource.namespaced else ""
-    return KindCoverage(Coverage.read, detail), items
+def _planned_lists(discovery: Discovery, keys: Sequence[str], namespaces: Sequence[str] | None) -> int:
+    """How many LISTs the scan will start: one per kind, or one per namespace for namespaced kinds."""
+    total = 0
+    for key in keys:
+        resource = discovery.find(key)
+        if resource is not None:
+            total += len(namespaces) if namespaces and resource.namespaced else 1
+    return total
 
 
-def _list_all(
-    client: ReadOnlyClient,
-    resource: Resource,
-    namespace: str | None,
-    on_items: Callable[[int], None],
-    compact: Callable[[KubeObject], KubeObject],
-) -> list[KubeObject]:
-    """Page through one LIST; when the continue token expires (410 Gone), start over once."""
-    path = resource.list_path(namespace)
-    for attempt in range(2):
+def _budget_note(clock: ScanClock, snapshot: Snapshot) -> str:
+    stopped = sum(1 for coverage in snapshot.coverage.values() if "--scan-timeout" in coverage.detail)
+    ran_out = f"; it ran out, {stopped} kinds were not read completely" if stopped else ""
+    return f"live read took {clock.elapsed():.1f} s of a {clock.describe()} time budget{ran_out}"
+
+
+class _KindReader:
+    """Reads one kind at a time, within the scan's limits, into a coverage verdict and its objects."""
+
+    def __init__(
+        self,
+        client: ReadOnlyClient,
+        discovery: Discovery,
+        namespaces: Sequence[str] | None,
+        limits: LiveLimits,
+        clock: ScanClock,
+        compact: Callable[[KubeObject], KubeObject],
+    ) -> None:
+        self._client = client
+        self._discovery = discovery
+        self._namespaces = namespaces
+        self._limits = limits
+        self._clock = clock
+        self._compact = compact
+
+    def read(self, key: str, on_items: Callable[[int], None]) -> tuple[KindCoverage, list[KubeObject] | None]:
+        if key == "Secret":
+            return KindCoverage(Coverage.not_collected, "never read: kubegap does not read Secrets"), None
+        resource = self._discovery.find(key)
+        if resource is None:
+            return self._not_found(key), None
+        if self._clock.expired():
+            return KindCoverage(
+                Coverage.failed,
+                f"not read: the scan's time budget of {self._clock.budget:.0f} s ran out before this kind "
+                "[limit: --scan-timeout]",
+            ), None
+        namespaces = self._namespaces
+        scopes: list[str | None] = list(namespaces) if namespaces and resource.namespaced else [None]
         items: list[KubeObject] = []
-        token = ""
+        spent = KindProgress()
         try:
-            while True:
-                params: dict[str, str | int] = {"limit": PAGE_SIZE}
-                if token:
-                    params["continue"] = token
-                page = client.get(path, params)
-                typed = _typed_items(page, resource, path)
-                items.extend(compact(item) for item in typed)
-                on_items(len(items))
-                token = str((page.get("metadata") or {}).get("continue") or "")
-                if not token:
-                    return items
+            for namespace in scopes:
+                items.extend(
+                    list_all(
+                        self._client,
+                        resource,
+                        namespace,
+                        self._limits,
+                        self._clock,
+                        on_items,
+                        self._compact,
+                        spent,
+                    )
+                )
+        except ReadOnlyViolation as refused:
+            return KindCoverage(Coverage.not_collected, f"never read: {refused.one_line()}"), None
+        except ListStopped as stopped:
+            return KindCoverage(stopped.status, stopped.detail), None
         except ApiError as error:
-            if error.status == 410 and attempt == 0:
-                continue
-            if error.status == 410:
-                raise ApiError(
-                    f"the list of {path} expired twice while paging (410 Gone)", status=410, path=path
-                ) from None
-            raise
-    raise AssertionError("unreachable")  # pragma: no cover
+            return _coverage_for(error), None
+        detail = f"namespaces: {', '.join(namespaces)}" if namespaces and resource.namespaced else ""
+        return KindCoverage(Coverage.read, detail), items
 
-
-def _typed_items(page: object, resource: Resource, path: str) -> list[Any]:
-    """A page's items with their types restored; MalformedList when the page is not a list of objects."""
-    problem = list_body_problem(page)
-    if not problem:
-        assert isinstance(page, dict)
-        typed = [
-            _with_type(item, resource) if isinstance(item, dict) else item for item in page["items"] or []
-        ]
-        problem = items_problem(typed)
-    if problem:
-        raise MalformedList(f"GET {path}: {problem}")
-    return typed
-
-
-def _with_type(item: dict[str, Any], resource: Resource) -> KubeObject:
-    """List items omit apiVersion and kind; put them back so every object stands on its own."""
-    if not item.get("apiVersion"):
-        item["apiVersion"] = resource.api_version
-    if not item.get("kind"):
-        item["kind"] = resource.kind
-    return item
+    def _not_found(self, key: str) -> KindCoverage:
+        malformed = self._discovery.malformed_for(key)
+        if malformed:
+            return KindCoverage(Coverage.malformed, f"discovery was malformed: {malformed}")
+        failure = self._discovery.failure_for(key)
+        if failure:
+            return KindCoverage(Coverage.failed, f"discovery failed: {failure}")
+        return KindCoverage(Coverage.absent, f"the API server does not serve {key}")
 
 
 def _coverage_for(error: ApiError) -> KindCoverage:

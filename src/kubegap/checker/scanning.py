@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kubegap.checker.live_limits import LiveLimits
 from kubegap.checker.registry import select_checks
 from kubegap.checker.scan_report import ScanReport
 from kubegap.checker.snapshot import Snapshot
@@ -25,6 +26,7 @@ class LiveTarget:
     qps: float = 20.0
     timeout: float = 30.0
     progress: bool = False
+    limits: LiveLimits | None = None  # None: LiveLimits with `timeout` as the request timeout
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,7 @@ def load_source(request: ScanRequest, kinds: list[str]) -> Snapshot:
         qps=live.qps,
         timeout=live.timeout,
         progress=live.progress,
+        limits=live.limits,
     )
 
 

@@ -164,7 +164,7 @@ def _coverage_problems(report: ScanReport | None, lang: Lang) -> tuple[CoverageP
         for row in report.coverage
         if row.status != "read"
         and row.kind != "Secret"
-        and (row.needed_by or row.status in ("forbidden", "failed"))
+        and (row.needed_by or row.status in ("forbidden", "failed", "malformed", "partial"))
     )
 
 

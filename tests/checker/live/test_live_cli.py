@@ -59,3 +59,41 @@ def test_scan_without_any_kubeconfig_suggests_the_demo(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr.startswith("Error: No kubeconfig found") and "kubegap scan --demo" in done.stderr
     assert done.stderr.count("\n") == 1
+
+
+def test_scan_timeout_ends_an_endless_list_and_the_report_says_so(
+    start_emulator: StartEmulator, kubeconfig_for: Callable[[KubeEmulator], Path], tmp_path: Path
+) -> None:
+    import time
+
+    from k8s_emulator import Fault
+
+    emulator = start_emulator(list(gpu_cluster(nodes=4, pods=40, namespaces=2)))
+    emulator.inject(Fault(r"/api/v1/pods", mode="endless-continue", delay=0.05))
+    kubeconfig = kubeconfig_for(emulator)
+    started = time.monotonic()
+    done = _kubegap(
+        "scan",
+        "--kubeconfig",
+        str(kubeconfig),
+        "-f",
+        "json",
+        "--scan-timeout",
+        "3",
+        "--max-pages",
+        "100000",
+        home=tmp_path,
+    )
+    took = time.monotonic() - started
+    assert done.returncode in (0, 1), done.stderr
+    report = json.loads(done.stdout)
+    pods = next(row for row in report["coverage"] if row["kind"] == "Pod")
+    assert pods["status"] == "partial" and "--scan-timeout" in pods["detail"]
+    assert any("3 s (--scan-timeout)" in note for note in report["notes"])
+    assert took < 3 + 15  # the budget, plus interpreter start and the checks
+    assert_read_only(emulator)
+
+
+def test_limit_flags_are_validated_in_one_line(tmp_path: Path) -> None:
+    done = _kubegap("scan", "--max-page-mb", "0", home=tmp_path)
+    assert done.returncode == 2 and "--max-page-mb" in done.stderr

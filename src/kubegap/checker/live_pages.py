@@ -1,0 +1,204 @@
+"""Paging through one LIST within the scan's limits, checking each page's shape before using it.
+
+A page must be an object whose `items` is a list of objects and whose `metadata.continue` is a
+string; anything else ends the kind as malformed. The pages of one kind are bounded in number and in
+bytes, a continue token seen twice (or a long run of empty pages that still promise more) ends it as
+partial, and a page over the byte limit is asked for again with a smaller `limit` before giving up,
+because one namespace of large ConfigMaps is a real cluster, not an attack. A page that repeats an
+object already listed (a server looping over its first page with fresh tokens) ends it as partial too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from kubegap.checker.client import ApiError, MalformedBody, ReadOnlyClient
+from kubegap.checker.discovery import Resource
+from kubegap.checker.live_limits import MIB, LiveLimits, ScanClock
+from kubegap.checker.object_shape import items_problem, list_body_problem
+from kubegap.checker.snapshot import Coverage, KubeObject
+
+PAGE_SIZE = 500
+SMALLEST_PAGE = 10  # a page over the byte limit is asked again down to this many objects
+LONGEST_TOKEN = 16 * 1024  # real continue tokens are a few hundred characters
+EMPTY_PAGES_IN_A_ROW = 20
+
+
+class ListStopped(Exception):
+    """A LIST that ended before its end (`partial`), on the first page (`failed`), or on a bad body."""
+
+    def __init__(self, status: Coverage, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+@dataclass
+class KindProgress:
+    pages: int = 0
+    bytes: int = 0
+    objects: int = 0
+
+
+def list_all(
+    client: ReadOnlyClient,
+    resource: Resource,
+    namespace: str | None,
+    limits: LiveLimits,
+    clock: ScanClock,
+    on_items: Callable[[int], None],
+    compact: Callable[[KubeObject], KubeObject],
+    spent: KindProgress | None = None,
+) -> list[KubeObject]:
+    """Every object of one LIST; when the continue token expires (410 Gone), start over once."""
+    path = resource.list_path(namespace)
+    progress = spent or KindProgress()
+    for attempt in range(2):
+        try:
+            return _pages(client, resource, path, limits, clock, on_items, compact, progress)
+        except ApiError as error:
+            if error.status == 410 and attempt == 0:
+                continue
+            if error.status == 410:
+                raise ApiError(
+                    f"the list of {path} expired twice while paging (410 Gone)", status=410, path=path
+                ) from None
+            if isinstance(error, MalformedBody):
+                raise ListStopped(Coverage.malformed, error.one_line()) from None
+            if error.limit:
+                raise _stopped(progress, f"{error.one_line()} [limit: {_limit_flag(error.limit)}]") from None
+            if progress.pages:
+                raise ListStopped(
+                    Coverage.partial, f"stopped after {progress.pages:,} pages: {error.one_line()}"
+                ) from None
+            raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _pages(
+    client: ReadOnlyClient,
+    resource: Resource,
+    path: str,
+    limits: LiveLimits,
+    clock: ScanClock,
+    on_items: Callable[[int], None],
+    compact: Callable[[KubeObject], KubeObject],
+    progress: KindProgress,
+) -> list[KubeObject]:
+    items: list[KubeObject] = []
+    token = ""
+    seen: set[str] = set()
+    names: set[int] = set()  # hashes of namespace/name: a list that repeats an object is looping
+    empty_run = 0
+    page_size = PAGE_SIZE
+    while True:
+        if progress.pages >= limits.max_pages:
+            raise _stopped(progress, f"stopped after {progress.pages:,} pages of {path} [limit: --max-pages]")
+        left = limits.max_kind_bytes - progress.bytes
+        if left <= 0:
+            raise _stopped(
+                progress, f"stopped after {progress.bytes / MIB:,.1f} MiB of {path} [limit: --max-kind-mb]"
+            )
+        params: dict[str, str | int] = {"limit": page_size}
+        if token:
+            params["continue"] = token
+        try:
+            page, size = client.get_sized(
+                path, params, deadline=clock.deadline, max_bytes=min(limits.max_page_bytes, left)
+            )
+        except ApiError as error:
+            if error.limit == "page-bytes" and page_size > SMALLEST_PAGE and left > limits.max_page_bytes:
+                page_size = max(SMALLEST_PAGE, page_size // 5)  # ask for the same page in smaller pieces
+                continue
+            if error.limit == "page-bytes" and left <= limits.max_page_bytes:
+                raise _stopped(
+                    progress,
+                    f"stopped at {limits.max_kind_bytes / MIB:,.1f} MiB of {path} [limit: --max-kind-mb]",
+                ) from None
+            raise
+        progress.pages += 1
+        progress.bytes += size
+        found, token, announced = _checked_page(path, page)
+        if progress.pages == 1:
+            clock.announce(len(found) + announced)
+        if token and token in seen:
+            raise _stopped(progress, f"the server repeated a continue token for {path}; the list never ends")
+        seen.add(token)
+        typed = [_with_type(item, resource) if isinstance(item, dict) else item for item in found]
+        problem = items_problem(typed)
+        if problem:
+            raise ListStopped(Coverage.malformed, f"GET {path}: {problem}")
+        for item in typed:
+            metadata = item.get("metadata") or {}
+            name = metadata.get("name")
+            if name:
+                marker = hash((metadata.get("namespace") or "", name))
+                if marker in names:
+                    raise _stopped(
+                        progress, f"the server sent {name[:80]!r} twice while paging {path}; the list loops"
+                    )
+                names.add(marker)
+            items.append(compact(item))
+        progress.objects += len(found)
+        on_items(len(items))
+        if not token:
+            return items
+        empty_run = empty_run + 1 if not found else 0
+        if empty_run >= EMPTY_PAGES_IN_A_ROW:
+            raise _stopped(
+                progress, f"{EMPTY_PAGES_IN_A_ROW} empty pages in a row of {path} still promised more"
+            )
+
+
+def _checked_page(path: str, page: dict[str, Any]) -> tuple[list[dict[str, Any]], str, int]:
+    """(items, continue token, remainingItemCount) of a page whose shape was checked."""
+    problem = list_body_problem(page)
+    if problem:
+        raise ListStopped(Coverage.malformed, f"GET {path}: {problem}")
+    items = page.get("items") or []
+    metadata = page.get("metadata")
+    if metadata is None:
+        metadata = {}
+    if not isinstance(metadata, dict):
+        raise ListStopped(
+            Coverage.malformed, f"GET {path}: the list metadata is {_a(metadata)}, not an object"
+        )
+    token = metadata.get("continue") or ""
+    if not isinstance(token, str) or len(token) > LONGEST_TOKEN:
+        raise ListStopped(Coverage.malformed, f"GET {path}: the continue token is not a short string")
+    remaining = metadata.get("remainingItemCount")
+    announced = remaining if isinstance(remaining, int) and not isinstance(remaining, bool) else 0
+    return items, token, max(0, announced)
+
+
+def _stopped(progress: KindProgress, reason: str) -> ListStopped:
+    """Partial when something was read already, failed when the very first page hit the limit."""
+    if progress.pages:
+        return ListStopped(Coverage.partial, f"{reason}; the {progress.objects:,} objects read were not used")
+    return ListStopped(Coverage.failed, reason)
+
+
+def _limit_flag(limit: str) -> str:
+    return {
+        "request-timeout": "--timeout",
+        "page-bytes": "--max-page-mb",
+        "retry-budget": "--retry-budget",
+        "scan-deadline": "--scan-timeout",
+    }.get(limit, limit)
+
+
+def _a(value: object) -> str:
+    """'a string', 'a list', 'an integer': what a value is, never the value itself."""
+    names = {str: "a string", list: "a list", dict: "an object", int: "an integer", float: "a number"}
+    return names.get(type(value), "true or false" if isinstance(value, bool) else "null")
+
+
+def _with_type(item: dict[str, Any], resource: Resource) -> KubeObject:
+    """List items omit apiVersion and kind; put them back so every object stands on its own."""
+    if not item.get("apiVersion"):
+        item["apiVersion"] = resource.api_version
+    if not item.get("kind"):
+        item["kind"] = resource.kind
+    return item

@@ -1,0 +1,125 @@
+"""Which API paths kubegap may send, decided on the decoded, normalised path, before any I/O.
+
+The read-only promise lives here and in `client.py`: a path is refused when it names the `secrets`
+resource (in any group, namespace or spelling), a watch, or a pod exec/attach/log/proxy subresource.
+Every path kubegap builds comes from names that pass the Kubernetes name grammar below, so a path
+that needs percent-encoding, `..`, an empty segment or anything outside that grammar is not ours:
+it is refused outright rather than decoded and guessed at, which is how `..%2F..%2Fsecrets` from a
+hostile discovery document once reached the wire.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import unicodedata
+from collections.abc import Mapping
+from urllib.parse import unquote
+
+from kubegap.errors import ClusterError
+
+_REFUSED_SUBRESOURCES = frozenset({"exec", "attach", "log", "portforward", "proxy", "eviction", "binding"})
+# One path segment as kubegap ever builds it: API prefixes, DNS group names, versions, plural
+# resource names, namespace and object names. No '%', no '/', no whitespace, nothing non-ASCII.
+_SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,252}")
+_DNS_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
+_DNS_SUBDOMAIN = re.compile(
+    r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*"
+)
+_VERSION = re.compile(r"v[0-9]+(?:(?:alpha|beta)[0-9]+)?|[a-z][a-z0-9-]{0,62}")
+_KIND = re.compile(r"[A-Za-z][A-Za-z0-9]{0,62}")
+_LONGEST_PATH = 2048
+
+
+class ReadOnlyViolation(ClusterError):
+    """A request kubegap must never send (Secrets, watch, exec, logs); raised before any I/O."""
+
+    code = "read-only-violation"
+
+
+def is_resource_name(name: str) -> bool:
+    """A plural resource name as discovery must give it ('pods', 'clusterpolicies'): a DNS-1035 label."""
+    return bool(_DNS_LABEL.fullmatch(name)) and not name[0].isdigit()
+
+
+def is_group_name(name: str) -> bool:
+    """An API group name ('apps', 'jobset.x-k8s.io'): a DNS-1123 subdomain of at most 253 characters."""
+    return len(name) <= 253 and bool(_DNS_SUBDOMAIN.fullmatch(name))
+
+
+def is_version_name(name: str) -> bool:
+    return len(name) <= 63 and bool(_VERSION.fullmatch(name))
+
+
+def is_kind_name(name: str) -> bool:
+    return bool(_KIND.fullmatch(name))
+
+
+def is_namespace_name(name: str) -> bool:
+    """A namespace name: a DNS-1123 label."""
+    return bool(_DNS_LABEL.fullmatch(name))
+
+
+def check_path(path: str, params: Mapping[str, object] | None = None) -> None:
+    """Refuse any request that could read Secrets, do more than a plain read, or hide what it reads."""
+    shown = _shown(path)
+    if not isinstance(path, str) or not path.startswith("/") or len(path) > _LONGEST_PATH:
+        raise ReadOnlyViolation(f"refused request path {shown}: give an API path of at most 2,048 characters")
+    if "://" in path or "?" in path or "#" in path:
+        raise ReadOnlyViolation(f"refused request path {shown}: give an API path without a query string")
+    decoded = _fully_decoded(path)
+    normalised = posixpath.normpath(decoded)
+    segments = [part for part in normalised.strip("/").split("/") if part]
+    lowered = [part.casefold() for part in segments]
+    if params and any(str(key).casefold() == "watch" for key in params):
+        raise ReadOnlyViolation(f"refused watch request for {shown}: kubegap only lists")
+    resource, subresource = _resource_of(lowered)
+    if resource == "secrets" or (resource is None and "secrets" in lowered):
+        raise ReadOnlyViolation(f"refused request for {shown}: kubegap never reads Secrets")
+    raw_segments = path.strip("/").split("/") if path.strip("/") else []
+    if decoded != path or any(part in {".", ".."} for part in raw_segments):
+        raise ReadOnlyViolation(
+            f"refused request path {shown}: encoded characters and relative segments are not allowed"
+        )
+    if "//" in path or any(not _SEGMENT.fullmatch(part) for part in raw_segments):
+        raise ReadOnlyViolation(f"refused request path {shown}: a segment is not a Kubernetes name")
+    if resource == "watch":
+        raise ReadOnlyViolation(f"refused watch request for {shown}: kubegap only lists")
+    if subresource in _REFUSED_SUBRESOURCES:
+        raise ReadOnlyViolation(
+            f"refused request for {shown}: kubegap never uses the {subresource} subresource"
+        )
+
+
+def _fully_decoded(path: str) -> str:
+    """Percent-decoding repeated until nothing changes (%252F -> %2F -> /), then NFKC-normalised."""
+    current = path
+    for _ in range(5):
+        decoded = unquote(current)
+        if decoded == current:
+            break
+        current = decoded
+    return unicodedata.normalize("NFKC", current)
+
+
+def _resource_of(segments: list[str]) -> tuple[str | None, str | None]:
+    """(resource, subresource) of an API path; (None, None) for non-resource paths such as /version."""
+    if segments[:1] == ["api"]:
+        rest = segments[2:]
+    elif segments[:1] == ["apis"]:
+        rest = segments[3:]
+    else:
+        return None, None
+    if not rest:
+        return "", None
+    if rest[0] == "watch":
+        return "watch", None
+    if rest[0] == "namespaces" and len(rest) >= 3:
+        return rest[2], rest[4] if len(rest) > 4 else None
+    return rest[0], rest[2] if len(rest) > 2 else None
+
+
+def _shown(path: object) -> str:
+    """A path as error messages show it: repr, at most 120 characters."""
+    text = repr(path)
+    return text if len(text) <= 120 else f"{text[:117]}..."
