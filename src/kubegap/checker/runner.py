@@ -14,6 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from kubegap import __version__
+from kubegap.bilingual import message
+from kubegap.checker.coverage_text import MANIFESTS_MESSAGE, coverage_message
 from kubegap.checker.exemptions import ExemptionSet, apply_exemptions
 from kubegap.checker.finding import CLUSTER, Finding, ObjectRef, Status
 from kubegap.checker.registry import CheckModule, select_checks
@@ -48,14 +50,14 @@ def _unread_needs(check: CheckModule, snapshot: Snapshot) -> list[Finding]:
         coverage = snapshot.status_of(need)
         if coverage.status is Coverage.read:
             continue
-        detail = f": {coverage.detail}" if coverage.detail else ""
+        said = coverage_message(need, coverage)
         findings.append(
             Finding(
                 check_id=check.id,
                 status=Status.unknown,
                 severity=check.meta.severity,
                 object=CLUSTER,
-                message=f"cannot decide: {need} was {coverage.status.value}{detail}",
+                message=said,
                 evidence={"kind": need, "coverage": coverage.status.value, "detail": coverage.detail},
                 reason=coverage_reason(coverage),
             )
@@ -69,20 +71,24 @@ def _not_for_manifests(check: CheckModule) -> Finding:
         status=Status.not_applicable,
         severity=check.meta.severity,
         object=CLUSTER,
-        message="needs live cluster state (such as node status); manifest files cannot show it",
+        message=MANIFESTS_MESSAGE,
         reason="manifests-mode",
     )
 
 
 def _check_error(check: CheckModule, error: BaseException) -> Finding:
-    first_line = (str(error).strip().splitlines() or [""])[0]
-    message = f"the check failed: {type(error).__name__}" + (f": {first_line}" if first_line else "")
+    first_line = redact_text((str(error).strip().splitlines() or [""])[0], limit=200)
+    said = message(
+        "점검 코드가 실패했습니다: {error}",
+        "the check failed: {error}",
+        error=type(error).__name__ + (f": {first_line}" if first_line else ""),
+    )
     return Finding(
         check_id=check.id,
         status=Status.unknown,
         severity=check.meta.severity,
         object=CLUSTER,
-        message=redact_text(message, limit=300),
+        message=said,
         reason="check-error",
     )
 

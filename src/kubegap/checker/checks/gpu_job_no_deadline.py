@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, gpu_workloads, text, workload_verdicts
 from kubegap.checker.extract import WORKLOAD_KINDS, dig, items
@@ -86,10 +87,15 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         failed(
             CHECK,
             workload.owner,
-            f"{workload.pods}-pod GPU job has no activeDeadlineSeconds",
+            message(
+                "파드 {pods}개짜리 GPU 잡에 activeDeadlineSeconds가 없습니다",
+                "{pods}-pod GPU job has no activeDeadlineSeconds",
+                pods=workload.pods,
+            ),
             {"pods": workload.pods},
         )
         for workload in chosen
         if deadline(workload) is None
     ]
-    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), "multi-node GPU jobs")
+    subject = text("여러 노드 GPU 잡", "multi-node GPU jobs")
+    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), subject)

@@ -12,8 +12,10 @@ from collections import Counter
 from typing import Any
 
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot, kind_key
+from kubegap.checker.sources import notes as said
 
-SECRETS_NOTE = "Secrets are never read: any Secret object in the input was dropped unread."
+# Older kubegap wrote this note into every snapshot; the report's Secrets line says it once now.
+LEGACY_SECRETS_NOTE = "Secrets are never read: any Secret object in the input was dropped unread."
 SECRET_KINDS = frozenset({"Secret", "SecretList"})
 _LIST_SUFFIX = "List"
 
@@ -63,6 +65,8 @@ class Intake:
         self.skipped: Counter[str] = Counter()
         self.secrets_dropped = 0
         self.duplicates = 0
+        # which files each kind of skip came from, so the note can name them
+        self._origins: dict[str, set[str]] = {}
         self.added = 0
         self._seen: set[tuple[str, str, str]] = set()
 
@@ -87,10 +91,12 @@ class Intake:
             return
         if isinstance(obj, dict) and obj.get("kind") in SECRET_KINDS:
             self.secrets_dropped += 1
+            self._origins.setdefault("secret", set()).add(origin)
             return
         problem = _problem(obj)
         if problem:
             self.skipped[problem] += 1
+            self._origins.setdefault(problem, set()).add(origin)
             return
         assert isinstance(obj, dict)
         obj.pop("stringData", None)
@@ -104,6 +110,7 @@ class Intake:
             if self.dedupe:
                 if identity in self._seen:
                     self.duplicates += 1
+                    self._origins.setdefault("duplicate", set()).add(origin)
                     return
                 self._seen.add(identity)
         if line and origin:
@@ -114,15 +121,19 @@ class Intake:
         self.snapshot.add(obj)
         self.added += 1
 
+    def drop_secrets(self, count: int, origin: str) -> None:
+        """Count Secrets a streaming reader dropped before they reached `add`."""
+        if count:
+            self.secrets_dropped += count
+            self._origins.setdefault("secret", set()).add(origin)
+
     def finish(self) -> Snapshot:
         """Write what was skipped into the snapshot's notes and return it."""
         notes = self.snapshot.notes
         for problem, count in sorted(self.skipped.items()):
-            notes.append(f"skipped {count} object(s) with {problem}")
+            notes.append(said.bad_objects(count, problem, self._origins.get(problem, ())))
         if self.duplicates:
-            notes.append(f"skipped {self.duplicates} duplicate object(s) (same kind, namespace and name)")
+            notes.append(said.duplicates(self.duplicates, self._origins.get("duplicate", ())))
         if self.secrets_dropped:
-            notes.append(f"dropped {self.secrets_dropped} Secret object(s) unread")
-        if SECRETS_NOTE not in notes:
-            notes.append(SECRETS_NOTE)
+            notes.append(said.secrets_dropped(self.secrets_dropped, self._origins.get("secret", ())))
         return self.snapshot

@@ -21,9 +21,10 @@ from typing import Any
 
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot
 from kubegap.checker.snapshot_file import is_snapshot_document, snapshot_header
+from kubegap.checker.sources import notes
 from kubegap.checker.sources._compact import Compactor
 from kubegap.checker.sources._files import expand_paths, read_documents
-from kubegap.checker.sources._intake import SECRET_KINDS, Intake, is_list
+from kubegap.checker.sources._intake import LEGACY_SECRETS_NOTE, SECRET_KINDS, Intake, is_list
 from kubegap.checker.sources._stream import NotStreamable, item_stream
 from kubegap.errors import InputError
 
@@ -45,9 +46,11 @@ def _merge_header(target: Snapshot, header: Snapshot) -> None:
         if not getattr(target, field):
             setattr(target, field, getattr(header, field))
     target.requests += header.requests
-    target.notes.extend(note for note in header.notes if note not in target.notes)
+    target.notes.extend(
+        note for note in header.notes if note not in target.notes and note != LEGACY_SECRETS_NOTE
+    )
     if header.source:
-        target.notes.append(f"snapshot originally from {header.source}")
+        target.notes.append(notes.originally_from(header.source))
 
 
 @contextmanager
@@ -67,9 +70,9 @@ def _add_document(snapshot: Snapshot, intake: Intake, data: Any, path: str) -> N
     if is_snapshot_document(data):
         _merge_header(snapshot, snapshot_header(data, path))
         for item in data.get("items") or []:
-            intake.add(item, "")
+            intake.add(item, path)
     elif isinstance(data, dict) and (is_list(data) or "kind" in data):
-        intake.add(data, "")
+        intake.add(data, path)
     else:
         raise InputError(f"{path}: not a Kubernetes object, List or kubegap snapshot")
 
@@ -108,7 +111,7 @@ def _stream_file(snapshot: Snapshot, intake: Intake, path: Path) -> bool:
         return False  # a single object that happens to have an `items` field
     document["items"] = staged
     _add_document(snapshot, intake, document, str(path))
-    intake.secrets_dropped += secrets
+    intake.drop_secrets(secrets, str(path))
     return True
 
 
