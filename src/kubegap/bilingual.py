@@ -136,7 +136,7 @@ class Message(str):
     def values(self) -> dict[str, object]:
         return dict(self.params)
 
-    def __add__(self, other: str) -> Message:  # type: ignore[override]
+    def __add__(self, other: str) -> Message:
         """Two sentences one after the other (their parameter names must not clash)."""
         if not isinstance(other, Message):
             return Message(self.ko + str(other), self.en + str(other), self.params)

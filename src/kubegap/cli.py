@@ -12,7 +12,9 @@ import sys
 import click
 
 from kubegap import __version__
+from kubegap.cli_support import resolve_lang
 from kubegap.errors import KubegapError
+from kubegap.text import LANGS
 
 # name -> "module:attribute" of a click command or group
 _SUBCOMMANDS: dict[str, str] = {
@@ -50,27 +52,49 @@ class _LazyGroup(click.Group):
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="kubegap")
-def cli() -> None:
+@click.option(
+    "--lang",
+    type=click.Choice(LANGS, case_sensitive=False),
+    default=None,
+    help="Language of every subcommand (default: $KUBEGAP_LANG, else the locale, else en).",
+)
+def cli(lang: str | None) -> None:
     """Learn from public AI-infrastructure outages; find the same gaps in your cluster, read-only."""
+
+
+def _argv_lang(argv: list[str]) -> str:
+    """The language errors are printed in: a --lang anywhere on the line, else the environment."""
+    given = None
+    for index, word in enumerate(argv):
+        if word == "--lang" and index + 1 < len(argv):
+            given = argv[index + 1]
+        elif word.startswith("--lang="):
+            given = word.split("=", 1)[1]
+    return resolve_lang(given)
+
+
+def _error(text: str, lang: str) -> None:
+    click.echo(f"{'오류' if lang == 'ko' else 'Error'}: {text}", err=True)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: every KubegapError becomes one line on stderr and its exit code, never a traceback."""
+    lang = _argv_lang(sys.argv[1:] if argv is None else argv)
     try:
         # In non-standalone mode click returns the code of a raised `click.exceptions.Exit`.
         code = cli.main(args=argv, prog_name="kubegap", standalone_mode=False)
         if isinstance(code, int) and code:
             sys.exit(code)
     except KubegapError as error:
-        click.echo(f"Error: {error.one_line()}", err=True)
+        _error(error.one_line(lang), lang)
         sys.exit(error.exit_code)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except click.ClickException as error:
-        click.echo(f"Error: {error.format_message()}", err=True)
+        _error(" ".join(error.format_message().split()), lang)
         sys.exit(2)
     except click.Abort:
-        click.echo("Error: aborted", err=True)
+        _error("중단했습니다" if lang == "ko" else "aborted", lang)
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(0)

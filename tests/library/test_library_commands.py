@@ -147,7 +147,7 @@ def test_show_prints_nine_sections_in_order(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_show_prints_impact_in_korean(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "incidents", "show", "alpha-2023-01-ecc-relaunches")
+    code, out, _ = run(capsys, "incidents", "show", "alpha-2023-01-ecc-relaunches", "--lang", "ko")
     assert code == 0
     assert "영향" in out.splitlines() and "재시작 횟수: 40" in out
     assert "Uncorrectable ECC error at address 0x7f3a00001000" in out

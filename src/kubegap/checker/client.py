@@ -27,6 +27,7 @@ from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
 
 from kubegap import __version__
+from kubegap.checker.kubeconfig import check_kubeconfig, load_error, resolve_kubeconfig
 from kubegap.errors import ClusterError
 
 RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -165,15 +166,13 @@ class ReadOnlyClient:
                 "No kubeconfig found (KUBECONFIG is unset and ~/.kube/config does not exist) and not "
                 f"running inside a cluster; {_DEMO_HINT}."
             )
+        chosen = check_kubeconfig(path, context)  # a clear one-line error for any broken file
         try:
-            _contexts, active = kube_config.list_kube_config_contexts(config_file=path)
-            chosen = context or (active or {}).get("name", "")
             kube_config.load_kube_config(
-                config_file=path, context=context, client_configuration=configuration, persist_config=False
+                config_file=path, context=chosen, client_configuration=configuration, persist_config=False
             )
-        except (ConfigException, OSError, ValueError, TypeError, KeyError) as error:
-            where = f"context {context!r} in " if context else ""
-            raise ClusterError(f"cannot use {where}kubeconfig {path}: {error}; {_DEMO_HINT}") from None
+        except Exception as error:  # the client raises anything from a bad certificate or exec plugin
+            raise load_error(path, context, error) from None
         return cls(configuration, kubeconfig=path, context=str(chosen), **options)
 
     @property
@@ -275,27 +274,6 @@ class ReadOnlyClient:
         if isinstance(error, urllib3.exceptions.ProtocolError):
             return "the connection was dropped"
         return " ".join(str(error).split()) or type(error).__name__
-
-
-def resolve_kubeconfig(explicit: str | None) -> str | None:
-    """The kubeconfig path(s) to read, as kubectl picks them; None when there is none at all.
-
-    The value of $KUBECONFIG is read now, not at import time, because MCP hosts and tests change it;
-    a colon-separated $KUBECONFIG keeps only the files that exist, as kubectl merges them.
-    """
-    if explicit:
-        path = Path(explicit).expanduser()
-        if not path.is_file():
-            raise ClusterError(f"kubeconfig {explicit} does not exist; {_DEMO_HINT}.")
-        return str(path)
-    from_env = os.environ.get("KUBECONFIG", "")
-    if from_env:
-        existing = [str(Path(part).expanduser()) for part in from_env.split(os.pathsep) if part]
-        existing = [part for part in existing if Path(part).is_file()]
-        if existing:
-            return os.pathsep.join(existing)
-    default = Path("~/.kube/config").expanduser()
-    return str(default) if default.is_file() else None
 
 
 def _parse_retry_after(value: str, fallback: float) -> float:

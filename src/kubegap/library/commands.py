@@ -12,18 +12,14 @@ from typing import Any
 
 import click
 
+from kubegap.bilingual import message
+from kubegap.cli_support import lang_option
+from kubegap.errors import UsageError
 from kubegap.library import export, render
 from kubegap.library.library import Library
 from kubegap.library.query import DEFAULT_PER_PAGE, SORTS, SearchQuery
-from kubegap.text import LANGS
 
-_lang_option = click.option(
-    "--lang",
-    type=click.Choice(LANGS, case_sensitive=False),
-    default="ko",
-    show_default=True,
-    help="Language.",
-)
+_lang_option = lang_option
 _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 
 
@@ -82,6 +78,17 @@ def list_incidents(
     }
     query = SearchQuery.from_params(params, taxonomy=library.taxonomy, strict=True)
     result = library.search(query)
+    if query.page > result.page_count:
+        raise UsageError(
+            message(
+                "{page}쪽은 없습니다: 사례 {total}건은 한 쪽에 {per_page}건씩 {pages}쪽까지 있습니다",
+                "page {page} is past the end: {total} incidents make {pages} page(s) of {per_page}",
+                page=query.page,
+                total=result.total,
+                pages=result.page_count,
+                per_page=query.per_page,
+            )
+        )
     if as_json:
         _print_json(export.search_result(result))
     else:

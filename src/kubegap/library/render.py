@@ -38,7 +38,7 @@ def search_result(result: SearchResult, library: Library) -> RenderableType:
     table.add_column(_pick(("날짜", "Date"), lang), no_wrap=True)
     table.add_column(_pick(("제목", "Title"), lang), ratio=3, overflow="fold")
     table.add_column(label("facet.cause", lang), ratio=1, overflow="fold")
-    table.add_column("ID", overflow="fold", ratio=2)
+    table.add_column("ID", no_wrap=True)  # an id is copied whole: never folded
     for hit in result.hits:
         incident = hit.incident
         causes = ", ".join(library.term_label("cause", term, lang) for term in incident.tags.cause)
@@ -135,4 +135,8 @@ def facet_trees(overview: dict[str, tuple[FacetValue, ...]], lang: str) -> Rende
 
 
 def console() -> Console:
-    return Console(highlight=False, soft_wrap=False)
+    """On a terminal, its width; in a pipe 100 columns, with ids in a column that never wraps."""
+    import sys
+
+    piped = not sys.stdout.isatty()
+    return Console(highlight=False, soft_wrap=False, width=100 if piped else None)

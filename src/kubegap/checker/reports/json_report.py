@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 
 from kubegap.checker.finding import Finding
-from kubegap.checker.reports._common import cited_incidents, library_url, report_lang
+from kubegap.checker.reports._common import cited_incidents, link_base, report_lang
 from kubegap.checker.scan_report import CheckSummary, ScanReport
 from kubegap.redaction import redact_value
 
@@ -64,7 +64,7 @@ def report_document(
 ) -> dict[str, Any]:
     """The report as a redacted plain dict, ready for JSON."""
     lang = report_lang(lang)
-    base = library_url(base_url)
+    base = link_base(base_url)
     document = {
         "schemaVersion": report.schema_version,
         "kubegapVersion": report.kubegap_version,

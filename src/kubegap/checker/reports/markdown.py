@@ -10,7 +10,7 @@ from kubegap.checker.reports._common import (
     cited_incidents,
     count_label,
     evidence_text,
-    library_url,
+    link_base,
     one_line,
     report_lang,
 )
@@ -45,7 +45,7 @@ def _finding_rows(findings: list[Finding], lang: str) -> list[str]:
 
 def render_markdown(report: ScanReport, lang: str | None = "en", base_url: str | None = None) -> str:
     lang = report_lang(lang)
-    base = library_url(base_url)
+    base = link_base(base_url)
     counts = report.counts
     lines = [
         "## kubegap scan",

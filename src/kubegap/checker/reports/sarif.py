@@ -15,7 +15,7 @@ import orjson
 
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.finding import Finding, Severity, Status
-from kubegap.checker.reports._common import cited_incidents, library_url, report_lang
+from kubegap.checker.reports._common import cited_incidents, link_base, report_lang
 from kubegap.checker.scan_report import ScanReport
 from kubegap.redaction import redact_value
 
@@ -102,7 +102,7 @@ def sarif_document(
     report: ScanReport, lang: str | None = "en", base_url: str | None = None
 ) -> dict[str, Any]:
     lang = report_lang(lang)
-    base = library_url(base_url)
+    base = link_base(base_url)
     rules = [_rule(summary.meta, lang, base) for summary in report.checks]
     index = {rule["id"]: position for position, rule in enumerate(rules)}
     results = [
