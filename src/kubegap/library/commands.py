@@ -8,6 +8,7 @@ one is an error that names the known ones, not an empty result.
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import click
@@ -49,9 +50,16 @@ def incidents() -> None:
 @click.option(
     "--sort", type=click.Choice(SORTS), default=None, help="Order (default: relevance with -q, else newest)."
 )
+@click.option(
+    "--width",
+    type=click.IntRange(40, 1000),
+    default=None,
+    help="Table width (default: the terminal's; in a pipe, one line per incident instead of a table).",
+)
 @_lang_option
 @_json_option
 def list_incidents(
+    width: int | None,
     text: str,
     cause: tuple[str, ...],
     component: tuple[str, ...],
@@ -91,8 +99,11 @@ def list_incidents(
         )
     if as_json:
         _print_json(export.search_result(result))
+    elif width is None and not sys.stdout.isatty():
+        click.echo(render.search_lines(result, library))
     else:
-        render.console().print(render.search_result(result, library))
+        output = render.console(width)
+        output.print(render.search_result(result, library, output.width))
 
 
 @incidents.command("show")

@@ -27,7 +27,8 @@ def _pick(pair: tuple[str, str], lang: str) -> str:
     return pair[0] if lang == "ko" else pair[1]
 
 
-def search_result(result: SearchResult, library: Library) -> RenderableType:
+def search_result(result: SearchResult, library: Library, width: int = 200) -> RenderableType:
+    """The results table; at 120 columns or more the id column never wraps, so an id copies whole."""
     lang = result.query.lang
     heading = Text(result_range(result.total, result.start, result.end, lang), style="bold")
     if result.relaxed:
@@ -38,7 +39,10 @@ def search_result(result: SearchResult, library: Library) -> RenderableType:
     table.add_column(_pick(("날짜", "Date"), lang), no_wrap=True)
     table.add_column(_pick(("제목", "Title"), lang), ratio=3, overflow="fold")
     table.add_column(label("facet.cause", lang), ratio=1, overflow="fold")
-    table.add_column("ID", no_wrap=True)  # an id is copied whole: never folded
+    if width >= 120:
+        table.add_column("ID", no_wrap=True)
+    else:
+        table.add_column("ID", overflow="fold", ratio=2)
     for hit in result.hits:
         incident = hit.incident
         causes = ", ".join(library.term_label("cause", term, lang) for term in incident.tags.cause)
@@ -134,9 +138,26 @@ def facet_trees(overview: dict[str, tuple[FacetValue, ...]], lang: str) -> Rende
     return Group(*trees)
 
 
-def console() -> Console:
-    """On a terminal, its width; in a pipe 100 columns, with ids in a column that never wraps."""
+def console(width: int | None = None) -> Console:
+    """At `width`, else the terminal's; in a pipe, lines are never broken (ids and links stay whole)."""
     import sys
 
     piped = not sys.stdout.isatty()
-    return Console(highlight=False, soft_wrap=False, width=100 if piped else None)
+    return Console(highlight=False, soft_wrap=piped and width is None, width=width)
+
+
+def search_lines(result: SearchResult, library: Library) -> str:
+    """A search result for pipes: the range line, then one incident per line (date, id, title, causes)."""
+    lang = result.query.lang
+    lines = [result_range(result.total, result.start, result.end, lang)]
+    if result.relaxed:
+        lines.append(label("relaxed-search", lang))
+    if not result.hits:
+        lines.append(label("no-results", lang))
+    for hit in result.hits:
+        incident = hit.incident
+        causes = ", ".join(library.term_label("cause", term, lang) for term in incident.tags.cause)
+        lines.append(f"{incident.date.isoformat()}  {incident.id}  {incident.title.get(lang)}  ({causes})")
+        lines += [f"    ↳ {signature}" for signature in hit.matched_signatures]
+    lines.append(f"{result.query.page}/{result.page_count}")
+    return "\n".join(lines)

@@ -21,6 +21,11 @@ REQUIRED = {
     "XID errors": ("DCGM_FI_DEV_XID_ERRORS",),
     "row-remap failures": ("DCGM_FI_DEV_ROW_REMAP_FAILURE", "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS"),
 }
+_KOREAN_LABELS = {
+    "ECC double-bit errors": "ECC 더블비트 오류",
+    "XID errors": "XID 오류",
+    "row-remap failures": "행 재매핑 실패",
+}
 
 CHECK = CheckMeta(
     id="dcgm-ecc-xid-counters",
@@ -154,11 +159,12 @@ def _judge(obj: ObjectRef, counters: set[str] | None, source: Message) -> Findin
     missing = [label for label, names in REQUIRED.items() if not counters & set(names)]
     if missing:
         said = message(
-            "{ko:이} {missing} 카운터를 내보내지 않습니다",
+            "{ko:이} {ko_missing} 카운터를 내보내지 않습니다",
             "{en} does not export {missing}",
             ko=ko_source,
             en=en_source,
             missing=", ".join(missing),
+            ko_missing=", ".join(_KOREAN_LABELS.get(label, label) for label in missing),
         )
         return failed(CHECK, obj, said, {"missing": missing, "source": en_source})
     said = message(

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from kubegap.bilingual import message
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot
 from kubegap.checker.snapshot_file import is_snapshot_document, snapshot_header
 from kubegap.checker.sources import notes
@@ -28,12 +29,23 @@ from kubegap.checker.sources._intake import LEGACY_SECRETS_NOTE, SECRET_KINDS, I
 from kubegap.checker.sources._stream import NotStreamable, item_stream
 from kubegap.errors import InputError
 
+_SOURCE_WORDS = {"snapshot": "스냅숏", "manifests": "매니페스트"}
+
 
 def describe_paths(label: str, paths: Sequence[str | Path]) -> str:
+    """'snapshot: a.json, b.json' (a Message, so Korean pages say '스냅숏: ...')."""
     names = [str(path) for path in paths]
+    word = _SOURCE_WORDS.get(label, label)
     if len(names) > 3:
-        return f"{label}: {names[0]} and {len(names) - 1} more"
-    return f"{label}: {', '.join(names)}"
+        return message(
+            "{word}: {first} 외 {more}개",
+            "{label}: {first} and {more} more",
+            word=word,
+            label=label,
+            first=names[0],
+            more=len(names) - 1,
+        )
+    return message("{word}: {names}", "{label}: {names}", word=word, label=label, names=", ".join(names))
 
 
 def _merge_header(target: Snapshot, header: Snapshot) -> None:
