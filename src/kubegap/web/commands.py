@@ -12,6 +12,7 @@ import socket
 
 import click
 
+from kubegap.cli_support import lang_option
 from kubegap.errors import UsageError
 from kubegap.web.site import Site
 
@@ -69,6 +70,7 @@ def _settle(site: Site) -> None:
 )
 @click.option("--context", help="kubeconfig context (default: the current one).")
 @click.option("--no-scan", is_flag=True, help="Serve the library only; scan no cluster.")
+@lang_option
 def serve(
     host: str,
     port: int,
@@ -78,6 +80,7 @@ def serve(
     kubeconfig: str | None,
     context: str | None,
     no_scan: bool,
+    lang: str,
 ) -> None:
     """Browse the Incident Library and a read-only report on your cluster (Korean and English).
 
@@ -102,7 +105,11 @@ def serve(
     cluster = ClusterScan(source)
     app = create_app(cluster=cluster)
     _settle(app.state.site)
-    click.echo(source.startup_line(), err=True)
-    click.echo(f"kubegap Incident Library: http://{host}:{port}/ (Ctrl+C to stop)", err=True)
+    click.echo(source.startup_line(lang), err=True)
+    address = f"http://{host}:{port}/"
+    if lang == "ko":
+        click.echo(f"kubegap 사례 라이브러리: {address} (멈추려면 Ctrl+C)", err=True)
+    else:
+        click.echo(f"kubegap Incident Library: {address} (Ctrl+C to stop)", err=True)
     cluster.start()
     uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False, proxy_headers=False)

@@ -16,7 +16,8 @@ from kubegap.checker.scan_report import CheckSummary, ScanReport
 from kubegap.redaction import redact_value
 
 
-def finding_document(finding: Finding) -> dict[str, Any]:
+def finding_document(finding: Finding, lang: str = "en") -> dict[str, Any]:
+    """A finding as JSON: `message` is the English sentence, `messageText` it in the report's language."""
     ref = finding.object
     return {
         "checkId": finding.check_id,
@@ -31,6 +32,7 @@ def finding_document(finding: Finding) -> dict[str, Any]:
             "line": ref.source_line,
         },
         "message": finding.message,
+        "messageText": finding.message_in(lang),
         "evidence": finding.evidence,
         "reason": finding.reason,
         "exemptedBy": finding.exempted_by,
@@ -86,7 +88,7 @@ def report_document(
             "checks": len(report.checks),
         },
         "checks": [check_document(summary, lang, base) for summary in report.checks],
-        "findings": [finding_document(finding) for finding in report.findings],
+        "findings": [finding_document(finding, lang) for finding in report.findings],
         "coverage": [
             {
                 "kind": row.kind,
