@@ -162,12 +162,18 @@ def _is_code_or_name(token: str) -> bool:
     return lowered in CODE_WORDS
 
 
-def english_words(text: str) -> list[str]:
-    """The English prose words in `text` (Latin words attached to Hangul are judged by their Latin part)."""
+_URL = re.compile(r"https?://\S+")
+
+
+def english_words(text: str, data: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """The English prose words in `text`; `data` are words known to be names or values, not prose.
+
+    Latin words attached to Hangul are judged by their Latin part; links are skipped.
+    """
     found = []
-    for token in _TOKEN.findall(text):
+    for token in _TOKEN.findall(_URL.sub(" ", text)):
         token = token.strip("'’.:()[]{}")
-        if len(token) < 2:
+        if len(token) < 2 or token in data:
             continue
         if not _is_code_or_name(token):
             found.append(token)

@@ -69,7 +69,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         if tight:
             shown = f"{int(min(tight) / 1024**2)}Mi"
             said = message(
-                "CoreDNS 메모리 limit이 {limit}입니다", "CoreDNS memory limit is {limit}", limit=shown
+                "CoreDNS 메모리 한도가 {limit}입니다", "CoreDNS memory limit is {limit}", limit=shown
             )
             yield failed(CHECK, ref(deployment), said, {"memory_limit": shown})
         else:
@@ -77,7 +77,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 CHECK,
                 ref(deployment),
                 message(
-                    "CoreDNS 메모리 limit이 업스트림 기본값 이상입니다",
+                    "CoreDNS 메모리 한도가 업스트림 기본값 이상입니다",
                     "CoreDNS has at least the upstream memory limit",
                 ),
             )

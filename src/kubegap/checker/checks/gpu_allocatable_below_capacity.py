@@ -59,7 +59,7 @@ def _problems(node: NodeView) -> list[Message]:
         if allocatable < capacity:
             problems.append(
                 message(
-                    "{resource}: allocatable {allocatable} < capacity {capacity}",
+                    "{resource}: 할당 가능 {allocatable}개 < 용량 {capacity}개",
                     "{resource}: allocatable {allocatable} < capacity {capacity}",
                     resource=resource,
                     allocatable=allocatable,

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, gpu_workloads, text, unknown, workload_verdicts
+from kubegap.checker.coverage_text import status_label
 from kubegap.checker.extract import dig, integer, mapping, selector_matches
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Coverage, Snapshot
@@ -67,9 +68,10 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             CHECK,
             None,
             message(
-                "PodDisruptionBudget을 읽지 못했습니다({status})",
+                "PodDisruptionBudget을 읽지 못했습니다({ko_status})",
                 "PodDisruptionBudgets could not be read ({status})",
                 status=coverage.value,
+                ko_status=status_label(coverage.value, "ko"),
             ),
         )
         return

@@ -73,7 +73,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                     CHECK,
                     workload.owner,
                     message(
-                        "NCCL watchdog이 약해졌습니다: {settings}",
+                        "NCCL 워치독이 약해졌습니다: {settings}",
                         "NCCL watchdog weakened: {settings}",
                         settings=", ".join(found),
                     ),
