@@ -41,6 +41,7 @@ CODE_WORDS = frozenset(
         "ko",
         "en",
         "main",
+        "kubeconfig",
     }
 )
 
@@ -145,7 +146,7 @@ ENGLISH_LABELS = frozenset(
     }
 )
 
-_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9'’\-_./:=@<>{}\[\]()]*")
+_TOKEN = re.compile(r"-*[A-Za-z][A-Za-z0-9'’\-_./:=@<>{}\[\]()]*")
 _CODE_MARKS = re.compile(r"[0-9\-_./:=@<>{}\[\]()]")
 
 
@@ -163,6 +164,9 @@ def _is_code_or_name(token: str) -> bool:
 
 
 _URL = re.compile(r"https?://\S+")
+_CODE_SPAN = re.compile(r"`[^`]*`|'[^'\n]*'")  # code spans and quoted values (what the user typed)
+# the command line is code: `kubegap scan`, `kubegap checks list`
+_COMMAND = re.compile(r"\bkubegap(?: [a-z-]+)+")
 
 
 def english_words(text: str, data: set[str] | frozenset[str] = frozenset()) -> list[str]:
@@ -171,9 +175,11 @@ def english_words(text: str, data: set[str] | frozenset[str] = frozenset()) -> l
     Latin words attached to Hangul are judged by their Latin part; links are skipped.
     """
     found = []
-    for token in _TOKEN.findall(_URL.sub(" ", text)):
+    lowered_data = {word.lower() for word in data}
+    cleaned = _COMMAND.sub(" ", _CODE_SPAN.sub(" ", _URL.sub(" ", text)))
+    for token in _TOKEN.findall(cleaned):
         token = token.strip("'’.:()[]{}")
-        if len(token) < 2 or token in data:
+        if len(token) < 2 or token.lower() in lowered_data or token.startswith("-"):
             continue
         if not _is_code_or_name(token):
             found.append(token)

@@ -78,6 +78,10 @@ _LABELS: dict[str, tuple[str, str]] = {
     "report.exempted-fails": ("예외 처리한 실패", "Exempted fails"),
     "report.unread": ("읽은 범위: 읽지 못한 것", "Coverage: what could not be read"),
     "report.source": ("입력", "Source"),
+    "mode.live": ("실제 클러스터", "live"),
+    "mode.demo": ("데모", "demo"),
+    "mode.snapshot": ("스냅숏", "snapshot"),
+    "mode.manifests": ("매니페스트", "manifests"),
 }
 
 

@@ -66,6 +66,6 @@ def setup(client: str, write: bool, project_dir: Path, codex_home: Path | None, 
     # Only the snippet goes to stdout, so `kubegap agent setup --client claude > .mcp.json` works.
     click.echo(found.snippet.rstrip("\n"))
     if lang == "ko":
-        click.echo(f"# {found.config_path}에 넣으세요(또는 실행: {found.command_line})", err=True)
+        click.echo(f"# {found.config_path}에 넣으세요(또는 실행: `{found.command_line}`)", err=True)
     else:
         click.echo(f"# goes in {found.config_path} (or run: {found.command_line})", err=True)

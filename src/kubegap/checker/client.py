@@ -27,6 +27,7 @@ from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
 
 from kubegap import __version__
+from kubegap.bilingual import message
 from kubegap.checker.kubeconfig import check_kubeconfig, load_error, resolve_kubeconfig
 from kubegap.errors import ClusterError
 
@@ -183,7 +184,13 @@ class ReadOnlyClient:
     def describe(self) -> str:
         """Where this client reads from, for reports: 'context prod (/home/me/.kube/config)'."""
         if self.kubeconfig:
-            return f"context {self.context or '(default)'} ({self.kubeconfig})"
+            return message(
+                "컨텍스트 {ko_context} ({path})",
+                "context {context} ({path})",
+                context=self.context or "(default)",
+                ko_context=self.context or "(기본)",
+                path=self.kubeconfig,
+            )
         return f"in-cluster service account ({self.host})" if self.in_cluster else self.host
 
     def get(self, path: str, params: Mapping[str, str | int] | None = None) -> dict[str, Any]:

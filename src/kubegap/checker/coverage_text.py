@@ -7,7 +7,9 @@ Korean table, on the web page and in a Markdown comment alike. Details that come
 
 from __future__ import annotations
 
-from kubegap.bilingual import Message, message
+import re
+
+from kubegap.bilingual import Message, fill, message
 from kubegap.checker.snapshot import KindCoverage
 
 _STATUS: dict[str, tuple[str, str]] = {
@@ -25,7 +27,14 @@ SECRETS_DETAIL = "never read: kubegap does not read Secrets"
 _DETAILS: dict[str, str] = {
     SECRETS_DETAIL: "읽지 않음: kubegap은 Secret을 읽지 않습니다",
     "set by the fixture": "픽스처가 정한 값",
+    "not in this snapshot": "이 스냅숏에 없음",
+    "never read by kubegap": "kubegap은 읽지 않음",
+    "CRD not installed": "CRD가 설치되어 있지 않음",
 }
+# Details with a value in them, as the live reader writes them.
+_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"the API server does not serve (?P<kind>\S+)"), "API 서버가 {kind:를} 제공하지 않음"),
+)
 
 MANIFESTS_MESSAGE = message(
     "노드 상태 같은 실제 클러스터 상태가 필요해, 매니페스트 파일로는 판단할 수 없습니다",
@@ -48,15 +57,21 @@ def status_label(status: str, lang: str) -> str:
 
 def detail_text(detail: str, lang: str) -> str:
     """A coverage detail in the reader's language when we wrote it; the server's words otherwise."""
-    if lang == "ko":
-        return _DETAILS.get(detail, detail)
+    if lang != "ko":
+        return detail
+    if detail in _DETAILS:
+        return _DETAILS[detail]
+    for pattern, korean in _PATTERNS:
+        found = pattern.fullmatch(detail)
+        if found:
+            return fill(korean, dict(found.groupdict()), korean=True)
     return detail
 
 
 def coverage_message(kind: str, coverage: KindCoverage) -> Message:
     """The unknown verdict of a check whose needed kind was not read: which kind, what happened, why."""
     status = coverage.status.value
-    ko_detail = _DETAILS.get(coverage.detail, coverage.detail)
+    ko_detail = detail_text(coverage.detail, "ko")
     return message(
         "판단할 수 없습니다: {kind:이} {ko_status} 상태입니다{ko_detail}",
         "cannot decide: {kind} was {status}{detail}",

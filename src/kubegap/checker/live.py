@@ -18,6 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from kubegap.bilingual import message, render_any
 from kubegap.checker.client import ApiError, ReadOnlyClient, ReadOnlyViolation
 from kubegap.checker.discovery import Discovery, Resource, discover
 from kubegap.checker.snapshot import Coverage, KindCoverage, KubeObject, Snapshot
@@ -50,7 +51,7 @@ def read_cluster(
     try:
         keys = list(dict.fromkeys(kinds))
         snapshot = Snapshot(
-            source=f"live: {active.describe()}",
+            source=_source_line(active.describe()),
             mode="live",
             context=active.context,
             kubeconfig=active.kubeconfig,
@@ -211,3 +212,8 @@ class _ProgressBar:
             self._progress.update(
                 self._task, advance=1, description=f"{key}: {coverage.status.value} ({count})"
             )
+
+
+def _source_line(described: str) -> str:
+    """'live: context prod (...)' / '실제 클러스터: 컨텍스트 prod (...)' for the report header."""
+    return message("실제 클러스터: {ko}", "live: {en}", ko=render_any(described, "ko"), en=str(described))

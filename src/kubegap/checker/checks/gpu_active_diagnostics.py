@@ -40,7 +40,7 @@ CHECK = CheckMeta(
     ),
     remediation=text(
         "유휴 노드나 작업 시작 전에 dcgmi diag(레벨 2~3), NCCL all-reduce 테스트를 돌리는 CronJob이나 IBM "
-        "Autopilot, NVSentinel, SageMaker HyperPod deep health check 같은 도구를 두고, 결과를 노드 "
+        "Autopilot, NVSentinel, SageMaker HyperPod 심층 상태 확인 같은 도구를 두고, 결과를 노드 "
         "라벨이나 condition으로 남기세요.",
         "Run dcgmi diag (level 2-3) and an NCCL all-reduce test on idle nodes or before jobs, through a "
         "CronJob or a tool such as IBM Autopilot, NVSentinel or SageMaker HyperPod deep health checks, and "

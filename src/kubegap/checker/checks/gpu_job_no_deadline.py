@@ -38,7 +38,7 @@ CHECK = CheckMeta(
     remediation=text(
         "Job/JobSet의 replicatedJobs에 activeDeadlineSeconds를, PyTorchJob 등은 "
         "runPolicy.activeDeadlineSeconds를, RayJob은 spec.activeDeadlineSeconds를 예상 실행 시간보다 "
-        "넉넉히 두고, 진행 상황(step) 기반 감시도 함께 두세요.",
+        "넉넉히 두고, 진행 단계 기반 감시도 함께 두세요.",
         "Set activeDeadlineSeconds (Job, JobSet replicatedJobs), runPolicy.activeDeadlineSeconds "
         "(PyTorchJob and friends) or spec.activeDeadlineSeconds (RayJob) comfortably above the expected "
         "run time, and add a progress (step) watchdog too.",

@@ -53,8 +53,8 @@ def render_markdown(report: ScanReport, lang: str | None = "en", base_url: str |
     lines = [
         "## kubegap scan",
         "",
-        f"{label('report.source', lang)}: {one_line(render_any(report.source, lang))} ({report.mode})"
-        f" · {report.finished_at}",
+        f"{label('report.source', lang)}: {one_line(render_any(report.source, lang))} "
+        f"({label('mode.' + report.mode, lang)}) · {report.finished_at}",
         "",
         " · ".join(f"**{counts[key]}** {count_label(key, lang)}" for key in COUNT_KEYS),
         "",

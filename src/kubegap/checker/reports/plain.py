@@ -36,7 +36,8 @@ def render_plain(report: ScanReport, lang: str | None = "en", base_url: str | No
     lang = report_lang(lang)
     base = link_base(base_url)
     where = f" · {label('report.context', lang)} {report.context}" if report.context else ""
-    lines = [f"kubegap scan · {one_line(render_any(report.source, lang), 300)} ({report.mode}){where}"]
+    source = one_line(render_any(report.source, lang), 300)
+    lines = [f"kubegap scan · {source} ({label('mode.' + report.mode, lang)}){where}"]
     if report.namespaces:
         lines.append(report_phrase("namespaces", lang, names=", ".join(report.namespaces)))
     lines += ["", f"{label('report.checks', lang)}:"]

@@ -173,7 +173,7 @@ def render_table(
     where = f" · {label('report.context', lang)} {report.context}" if report.context else ""
     console.print(
         f"[bold]kubegap scan[/] · {_safe(render_any(report.source, lang), 300)} "
-        f"({escape(report.mode)}){escape(where)}"
+        f"({escape(label('mode.' + report.mode, lang))}){escape(where)}"
     )
     if report.namespaces:
         console.print(escape(report_phrase("namespaces", lang, names=", ".join(report.namespaces))))

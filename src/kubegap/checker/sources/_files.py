@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 import yaml
 
+from kubegap.bilingual import message
 from kubegap.errors import InputError
 
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -56,14 +57,30 @@ def expand_paths(paths: Sequence[str | Path]) -> list[tuple[Path, bool]]:
                 and not any(part.startswith(".") for part in candidate.relative_to(path).parts)
             )
             if not walked:
-                raise InputError(f"{path}: no .json, .yaml or .yml files in this folder")
+                raise InputError(
+                    message(
+                        "{path}: 이 폴더에는 .json, .yaml, .yml 파일이 없습니다",
+                        "{path}: no .json, .yaml or .yml files in this folder",
+                        path=str(path),
+                    )
+                )
             found.extend((candidate, False) for candidate in walked)
         elif path.is_file():
             found.append((path, True))
         elif path.exists():
-            raise InputError(f"{path}: not a regular file or folder")
+            raise InputError(
+                message(
+                    "{path}: 일반 파일도 폴더도 아닙니다",
+                    "{path}: not a regular file or folder",
+                    path=str(path),
+                )
+            )
         else:
-            raise InputError(f"{path}: no such file or folder")
+            raise InputError(
+                message(
+                    "{path}: 그런 파일이나 폴더가 없습니다", "{path}: no such file or folder", path=str(path)
+                )
+            )
     return found
 
 
