@@ -28,7 +28,13 @@ from kubernetes.config.config_exception import ConfigException
 
 from kubegap import __version__
 from kubegap.bilingual import message
-from kubegap.checker.kubeconfig import check_kubeconfig, load_error, resolve_kubeconfig
+from kubegap.checker.kubeconfig import (
+    check_kubeconfig,
+    client_errors,
+    exec_error,
+    load_error,
+    resolve_kubeconfig,
+)
 from kubegap.errors import ClusterError
 
 RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
@@ -169,11 +175,14 @@ class ReadOnlyClient:
             )
         chosen = check_kubeconfig(path, context)  # a clear one-line error for any broken file
         try:
-            kube_config.load_kube_config(
-                config_file=path, context=chosen, client_configuration=configuration, persist_config=False
-            )
+            with client_errors() as logged:
+                kube_config.load_kube_config(
+                    config_file=path, context=chosen, client_configuration=configuration, persist_config=False
+                )
         except Exception as error:  # the client raises anything from a bad certificate or exec plugin
             raise load_error(path, context, error) from None
+        if logged:
+            raise exec_error(path, chosen, logged)
         return cls(configuration, kubeconfig=path, context=str(chosen), **options)
 
     @property

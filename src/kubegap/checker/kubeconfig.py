@@ -8,7 +8,10 @@ as an MCP tool error.
 
 from __future__ import annotations
 
+import logging
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -155,4 +158,41 @@ def load_error(path: str, context: str | None, error: BaseException) -> Kubeconf
         ko_where=where.render("ko"),
         en_where=str(where),
         reason=first,
+    )
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(" ".join(record.getMessage().split()))
+
+
+@contextmanager
+def client_errors() -> Iterator[list[str]]:
+    """Errors the Kubernetes client only logs while loading (a failing exec plugin), collected.
+
+    The client logs `exec: process returned 1` and goes on without credentials, so the scan would
+    fail later with a misleading "unauthorized". Collecting the log lets the loader say what broke;
+    the root logger's own handlers are set aside meanwhile, so no stray log line reaches the terminal.
+    """
+    root = logging.getLogger()
+    saved, collector = root.handlers[:], _Collect()
+    root.handlers = [collector]
+    try:
+        yield collector.messages
+    finally:
+        root.handlers = saved
+
+
+def exec_error(path: str, context: str, messages: list[str]) -> KubeconfigError:
+    """The credentials plugin of the context failed while the kubeconfig was loaded."""
+    return _problem(
+        path,
+        "컨텍스트 {context}의 자격 증명 플러그인(exec)이 실패했습니다: {reason}",
+        "the credential plugin (exec) of context {context} failed: {reason}",
+        context=repr(context[:80]),
+        reason="; ".join(messages)[:300],
     )
