@@ -179,3 +179,22 @@ def test_every_command_follows_the_same_setting(
     assert " of " in incidents.splitlines()[0] and " high " in checks
     _, out, _ = _run(capsys, "--lang", "ko", "checks", "list")  # before the subcommand
     assert "높음" in out
+
+
+def test_piped_incident_lists_keep_every_id_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    _, data, _ = _run(capsys, "incidents", "list", "--per-page", "50", "--json")
+    ids = [hit["id"] for hit in json.loads(data)["hits"]]
+    _, out, _ = _run(capsys, "incidents", "list", "--per-page", "50")
+    assert not _BOX.search(out)
+    rows = out.splitlines()[1:-1]
+    assert [row.split("  ")[1] for row in rows if not row.startswith("    ")] == ids
+    _, data, _ = _run(capsys, "incidents", "similar", INCIDENT, "--json")
+    expected = [item["id"] for item in json.loads(data)]
+    _, out, _ = _run(capsys, "incidents", "similar", INCIDENT)
+    assert (
+        expected
+        and [line.split("  ")[0] for line in out.splitlines() if not line.startswith(" ")] == expected
+    )
+    assert "…" not in out

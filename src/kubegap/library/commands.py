@@ -132,7 +132,10 @@ def similar(incident_id: str, limit: int, lang: str, as_json: bool) -> None:
     if as_json:
         _print_json(export.similar_incidents(found, lang.lower()))
     else:
-        render.console().print(render.similar_list(found, lang.lower()))
+        if sys.stdout.isatty():
+            render.console().print(render.similar_list(found, lang.lower()))
+        else:
+            click.echo(render.similar_lines(found, lang.lower()))
 
 
 @click.command()

@@ -161,3 +161,12 @@ def search_lines(result: SearchResult, library: Library) -> str:
         lines += [f"    ↳ {signature}" for signature in hit.matched_signatures]
     lines.append(f"{result.query.page}/{result.page_count}")
     return "\n".join(lines)
+
+
+def similar_lines(similar: list[SimilarIncident], lang: str) -> str:
+    """Similar incidents for pipes: the id and title on one line, then why, indented, never cut."""
+    lines = []
+    for item in similar:
+        lines.append(f"{item.incident.id}  {item.incident.title.get(lang)}")
+        lines += [f"    {reason}" for reason in item.reasons(lang)]
+    return "\n".join(lines) if lines else _pick(("비슷한 사례가 없습니다.", "No similar incidents."), lang)
