@@ -169,8 +169,6 @@ def did_you_mean(wanted: str, known: Iterable[str], lang: str = "en") -> str:
     if not close:
         return ""
     shown = ", ".join(close)
-    if lang == "ko":
-        from kubegap.bilingual import with_particle
-
-        return f" (혹시 {with_particle(shown, '을')} 찾으셨나요?)"
+    if lang == "ko":  # no particle after a name whose reading cannot be known: "--format인가요?"
+        return f" (혹시 {shown}인가요?)" if len(close) == 1 else f" (혹시 {shown} 중 하나인가요?)"
     return f" (did you mean {shown}?)"

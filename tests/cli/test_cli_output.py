@@ -198,3 +198,10 @@ def test_piped_incident_lists_keep_every_id_whole(capsys: pytest.CaptureFixture[
         and [line.split("  ")[0] for line in out.splitlines() if not line.startswith(" ")] == expected
     )
     assert "…" not in out
+
+
+def test_a_mistyped_command_suggests_the_closest(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(capsys, "scna")
+    assert (
+        code == 2 and "No such command 'scna' (did you mean scan, snapshot?)" in err and err.count("\n") == 1
+    )

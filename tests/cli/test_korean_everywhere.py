@@ -26,15 +26,15 @@ from k8s_emulator import KubeEmulator  # noqa: E402
 from k8s_emulator.testing import TOKEN, assert_read_only  # noqa: E402
 from korean_words import english_words  # noqa: E402
 from kubegap.checker.registry import all_checks  # noqa: E402
-from kubegap.cli import main  # noqa: E402
+from kubegap.cli import _SUBCOMMANDS, main  # noqa: E402
 from kubegap.knowledge import load_knowledge  # noqa: E402
 
 INCIDENT = "openai-2025-06-gpu-host-os-update-network-loss"
 
 
 def _ids() -> set[str]:
-    """Words that are ids here (check areas are one-word ids such as `networking`)."""
-    return {check.meta.area for check in all_checks()}
+    """Words that are ids here: check areas (`networking`) and the subcommands' names (`scan`)."""
+    return {check.meta.area for check in all_checks()} | set(_SUBCOMMANDS)
 
 
 # Practitioner terms the knowledge base writes in Latin letters inside Korean sentences, as Korean
@@ -152,6 +152,11 @@ def test_facet_trees_name_terms_by_korean_label_with_the_id_beside_it(
         ("incidents", "list", "--cause", "gremlins"),
         ("scan", "--kubeconfig", "/no/such/kubeconfig"),
         ("scan", "--snapshot", "/no/such/snapshot.json"),
+        ("scna",),
+        ("scan", "--formt", "x"),
+        ("scan", "--format", "xml"),
+        ("checks", "show"),
+        ("snapshot",),
     ],
     ids=" ".join,
 )

@@ -126,7 +126,7 @@ def check_kubeconfig(path: str, context: str | None) -> str:
     if chosen not in contexts:
         raise _problem(
             path,
-            "컨텍스트 {chosen:이} 없습니다(있는 것: {known})",
+            "없는 컨텍스트입니다: {chosen} (있는 것: {known})",
             "has no context {chosen} (contexts: {known})",
             chosen=repr(chosen[:80]),
             known=known,
@@ -137,7 +137,7 @@ def check_kubeconfig(path: str, context: str | None) -> str:
     if not cluster or str(cluster) not in _names(merged["clusters"]):
         raise _problem(
             path,
-            "컨텍스트 {chosen:이} 가리키는 클러스터 {cluster:이} 없습니다",
+            "컨텍스트 {chosen}에 적힌 클러스터가 정의되어 있지 않습니다: {cluster}",
             "context {chosen} names cluster {cluster}, which is not defined",
             chosen=repr(chosen[:80]),
             cluster=repr(str(cluster)[:80]),

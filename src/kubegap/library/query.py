@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
-from kubegap.bilingual import message, with_particle
+from kubegap.bilingual import message
 from kubegap.errors import UsageError
 from kubegap.knowledge.model import FACETS, Incident
 from kubegap.library.analysis import clean_text
@@ -223,13 +223,11 @@ def _unknown_value_message(facet: str, value: str, taxonomy: Taxonomy) -> str:
     known = [term.id for term in taxonomy.terms(facet)]
     close = difflib.get_close_matches(value, known, n=3)
     hint_en = f"did you mean {', '.join(close)}?" if close else "`kubegap facets` lists the values"
-    hint_ko = (
-        f"혹시 {with_particle(', '.join(close), '을')} 찾으셨나요?"
-        if close
-        else "`kubegap facets`로 값을 볼 수 있습니다"
-    )
+    hint_ko = "`kubegap facets`로 값을 볼 수 있습니다"
+    if close:  # no particle after a value whose reading cannot be known
+        hint_ko = "혹시 " + ", ".join(close) + ("인가요?" if len(close) == 1 else " 중 하나인가요?")
     return message(
-        "{facet_ko} 값 {value:은} 없습니다. {hint_ko}",
+        "{facet_ko}에 없는 값입니다: {value}. {hint_ko}",
         "unknown {facet} value {value}; {hint_en}",
         facet=facet,
         facet_ko=label(f"facet.{facet}", "ko"),
