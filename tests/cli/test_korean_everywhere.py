@@ -251,3 +251,13 @@ def test_serve_start_up_lines_are_korean(tmp_path: Path) -> None:
     text = "".join(lines)
     assert "클러스터 보고서" in text and "사례 라이브러리" in text, text
     _assert_korean(text, "serve")
+
+
+def test_broken_input_files_are_korean_one_liners(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    broken = {"bad.yaml": b"garbage: [\n", "bad.json": b'{"items": [', "blob.yaml": b"\x00\x01binary"}
+    for name, content in broken.items():
+        path = tmp_path / name
+        path.write_bytes(content)
+        code, out, err = _run(capsys, "scan", "--snapshot", str(path))
+        assert code == 2 and not out and err.startswith(f"오류: {path}: ") and err.count("\n") == 1, err
+        _assert_korean(err.replace(str(path), ""), name)
