@@ -52,7 +52,14 @@ def _write(text: str, output: str | None) -> None:
     try:
         Path(output).write_text(text, encoding="utf-8")
     except OSError as error:
-        raise InputError(f"{output}: cannot write report: {error.strerror or error}") from None
+        raise InputError(
+            message(
+                "{path}: 보고서를 쓸 수 없습니다({reason})",
+                "{path}: cannot write report: {reason}",
+                path=output,
+                reason=str(error.strerror or error),
+            )
+        ) from None
 
 
 @click.command()

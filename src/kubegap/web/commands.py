@@ -12,6 +12,7 @@ import socket
 
 import click
 
+from kubegap.bilingual import message
 from kubegap.cli_support import lang_option
 from kubegap.errors import UsageError
 from kubegap.web.site import Site
@@ -22,7 +23,14 @@ def _check_port_free(host: str, port: int) -> None:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as error:
-        raise UsageError(f"cannot listen on host {host!r}: {error.strerror}") from error
+        raise UsageError(
+            message(
+                "호스트 {host}에서 들을 수 없습니다({reason})",
+                "cannot listen on host {host}: {reason}",
+                host=repr(host),
+                reason=str(error.strerror),
+            )
+        ) from error
     family, kind, protocol, _, address = infos[0]
     with socket.socket(family, kind, protocol) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -30,7 +38,14 @@ def _check_port_free(host: str, port: int) -> None:
             probe.bind(address)
         except OSError as error:
             raise UsageError(
-                f"cannot listen on {host}:{port} ({error.strerror}); try --port {port + 1}"
+                message(
+                    "{host}:{port}에서 들을 수 없습니다({reason}). --port {next}로 해 보세요",
+                    "cannot listen on {host}:{port} ({reason}); try --port {next}",
+                    host=host,
+                    port=str(port),
+                    next=str(port + 1),
+                    reason=str(error.strerror),
+                )
             ) from error
 
 

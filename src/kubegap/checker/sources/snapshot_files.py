@@ -86,7 +86,13 @@ def _add_document(snapshot: Snapshot, intake: Intake, data: Any, path: str) -> N
     elif isinstance(data, dict) and (is_list(data) or "kind" in data):
         intake.add(data, path)
     else:
-        raise InputError(f"{path}: not a Kubernetes object, List or kubegap snapshot")
+        raise InputError(
+            message(
+                "{path}: Kubernetes 오브젝트도, List도, kubegap 스냅숏도 아닙니다",
+                "{path}: not a Kubernetes object, List or kubegap snapshot",
+                path=path,
+            )
+        )
 
 
 def _is_secret(item: object, list_kind: object) -> bool:
@@ -145,7 +151,10 @@ def load_snapshot_files(paths: Sequence[str | Path]) -> Snapshot:
                 documents += 1
                 _add_document(snapshot, intake, document.data, document.path)
     if documents == 0:
-        raise InputError(f"{describe_paths('snapshot', paths).split(': ', 1)[1]}: empty, no objects found")
+        where = describe_paths("snapshot", paths).split(": ", 1)[1]
+        raise InputError(
+            message("{where}: 비어 있어 오브젝트가 없습니다", "{where}: empty, no objects found", where=where)
+        )
     # Secrets are listed as never read even when a kubegap snapshot said otherwise.
     snapshot.coverage["Secret"] = KindCoverage(Coverage.not_collected, "never read by kubegap")
     snapshot.objects.pop("Secret", None)
