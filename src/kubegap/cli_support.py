@@ -1,4 +1,4 @@
-"""What every subcommand shares: the one language setting and bounded "did you mean" suggestions.
+"""What every subcommand shares: the one language setting, as a click option.
 
 Language: `--lang` (on the subcommand or before it, `kubegap --lang ko scan`), else $KUBEGAP_LANG,
 else the locale ($LC_ALL, $LC_MESSAGES, $LANG), else English. Every command resolves it the same way,

@@ -116,10 +116,10 @@ def report_phrase(key: str, lang: str, **values: object) -> str:
         "exempted-by": ("({by} 예외 처리)", "(exempted by {by})"),
         "plus-exempted": (" (+예외 처리 {count})", " (+{count} exempted)"),
         "coverage": (
-            "종류 {read}개, 오브젝트 {objects}개를 읽었고 {unread}개는 읽지 못했습니다",
+            "종류 {read}개(오브젝트 {objects}개)를 읽었고, 읽지 않은 종류는 {unread}개입니다",
             "{read} kind(s) read, {objects} object(s); {unread} not read",
         ),
-        "optional-unread": ("읽지 않은 선택 항목: {kinds}", "Optional kinds not read: {kinds}"),
+        "optional-unread": ("함께 읽는 종류 중 읽지 않은 것: {kinds}", "Optional kinds not read: {kinds}"),
         "namespaces": (
             "네임스페이스: {names} (클러스터 범위 결과는 늘 보여 줍니다)",
             "Namespaces: {names} (cluster-scoped findings always shown)",
@@ -164,7 +164,7 @@ def suggest(wanted: str, known: Iterable[str], limit: int = SUGGESTIONS) -> list
 
 
 def did_you_mean(wanted: str, known: Iterable[str], lang: str = "en") -> str:
-    """' (did you mean a, b?)' / ' (혹시 a, b를 찾으셨나요?)', or '' when nothing is close."""
+    """' (did you mean a, b?)' / ' (혹시 a, b 중 하나인가요?)', or '' when nothing is close."""
     close = suggest(wanted, known)
     if not close:
         return ""

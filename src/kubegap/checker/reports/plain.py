@@ -77,16 +77,16 @@ def render_plain(report: ScanReport, lang: str | None = "en", base_url: str | No
         "coverage", lang, read=len(read), objects=sum(row.objects for row in read), unread=len(unread)
     )
     lines += ["", f"{label('report.coverage', lang)}: {phrase}"]
-    for row in unread:
-        if row.kind == "Secret":
-            continue
+    # as the table: kinds a check needed (or that failed) one per line, absent optional kinds on one line
+    listed = [row for row in unread if row.needed_by or row.status in ("forbidden", "failed")]
+    quiet = [row.kind for row in unread if row not in listed and row.kind != "Secret"]
+    for row in listed:
         detail = detail_text(row.detail, lang)
         needed = f"  ({label('report.needed-by', lang)}: {', '.join(row.needed_by)})" if row.needed_by else ""
-        lines.append(
-            f"  {row.kind}  {status_label(row.status, lang)}"
-            + (f"  {one_line(detail, 300)}" if detail else "")
-            + needed
-        )
+        shown = f"  {one_line(detail, 300)}" if detail else ""
+        lines.append(f"  {row.kind}  {status_label(row.status, lang)}{shown}{needed}")
+    if quiet:
+        lines.append(report_phrase("optional-unread", lang, kinds=", ".join(quiet)))
     lines.append(SECRETS_LINE.render(lang))
     lines += [
         f"{label('report.note', lang)}: {one_line(render_any(note, lang), 500)}" for note in report.notes
