@@ -72,8 +72,19 @@ class ExemptionSet:
     source: str = ""
 
     def notes(self) -> list[str]:
+        """One note per expired exemption, in both languages (the rule itself is the user's text)."""
         return [
-            f"{self.source}: expired on {rule.expires} and ignored: {rule.describe()}"
+            message(
+                "{source}: {date}에 만료되어 무시한 예외: {check} {namespace}/{name}: {reason}",
+                "{source}: expired on {date} and ignored: {rule}",
+                source=self.source,
+                date=str(rule.expires),
+                rule=rule.describe(),
+                check=rule.check,
+                namespace=rule.namespace,
+                name=rule.name,
+                reason=rule.reason,
+            )
             for rule in self.expired
             if rule.expires is not None
         ]
