@@ -11,7 +11,14 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-FOUNDATION = {"kubegap", "kubegap.errors", "kubegap.text", "kubegap.redaction"}
+FOUNDATION = {
+    "kubegap",
+    "kubegap.errors",
+    "kubegap.text",
+    "kubegap.bilingual",
+    "kubegap.cli_support",
+    "kubegap.redaction",
+}
 # Which top-level parts each part may import (besides itself and the foundation modules).
 ALLOWED = {
     "knowledge": set(),

@@ -7,12 +7,15 @@ area never takes the whole command down. To add one, add a line to `_SUBCOMMANDS
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 
 import click
 
 from kubegap import __version__
+from kubegap.cli_support import resolve_lang
 from kubegap.errors import KubegapError
+from kubegap.text import LANGS, did_you_mean
 
 # name -> "module:attribute" of a click command or group
 _SUBCOMMANDS: dict[str, str] = {
@@ -50,27 +53,77 @@ class _LazyGroup(click.Group):
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="kubegap")
-def cli() -> None:
+@click.option(
+    "--lang",
+    type=click.Choice(LANGS, case_sensitive=False),
+    default=None,
+    help="Language of every subcommand (default: $KUBEGAP_LANG, else the locale, else en).",
+)
+def cli(lang: str | None) -> None:
     """Learn from public AI-infrastructure outages; find the same gaps in your cluster, read-only."""
+
+
+def _argv_lang(argv: list[str]) -> str:
+    """The language errors are printed in: a --lang anywhere on the line, else the environment."""
+    given = None
+    for index, word in enumerate(argv):
+        if word == "--lang" and index + 1 < len(argv):
+            given = argv[index + 1]
+        elif word.startswith("--lang="):
+            given = word.split("=", 1)[1]
+    return resolve_lang(given)
+
+
+def _click_text(error: click.ClickException, lang: str) -> str:
+    """Click's usage errors in the reader's language, with the closest commands for a typo."""
+    english = " ".join(error.format_message().split())
+    unknown = re.fullmatch(r"No such command '(.+)'\.", english)
+    if unknown:
+        name = unknown.group(1)[:80]
+        hint = did_you_mean(name, _SUBCOMMANDS, lang)
+        if lang == "ko":
+            return f"없는 명령입니다: {name!r}{hint}. `kubegap --help`로 명령을 봅니다"
+        return f"No such command {name!r}{hint}; `kubegap --help` lists the commands"
+    if lang != "ko":
+        return english
+    if isinstance(error, click.NoSuchOption):
+        hint = did_you_mean(error.option_name, error.possibilities or (), lang)
+        return f"없는 옵션입니다: {error.option_name}{hint}"
+    if isinstance(error, click.MissingParameter) and error.param is not None:
+        if isinstance(error.param, click.Argument):
+            return f"필요한 인자가 빠졌습니다: {error.param.human_readable_name}"
+        return f"필요한 옵션이 빠졌습니다: {'/'.join(error.param.opts)}"
+    if isinstance(error, click.BadParameter):
+        shown = "/".join(error.param.opts) if error.param is not None else str(error.param_hint or "")
+        choice = re.fullmatch(r"'(.*)' is not one of (.*)\.", " ".join(error.message.split()))
+        if choice:
+            return f"{shown}에 쓸 수 없는 값입니다: {choice.group(1)!r}. 고를 수 있는 값: {choice.group(2)}"
+        return f"{shown} 값이 올바르지 않습니다: {error.message}"
+    return english
+
+
+def _error(text: str, lang: str) -> None:
+    click.echo(f"{'오류' if lang == 'ko' else 'Error'}: {text}", err=True)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: every KubegapError becomes one line on stderr and its exit code, never a traceback."""
+    lang = _argv_lang(sys.argv[1:] if argv is None else argv)
     try:
         # In non-standalone mode click returns the code of a raised `click.exceptions.Exit`.
         code = cli.main(args=argv, prog_name="kubegap", standalone_mode=False)
         if isinstance(code, int) and code:
             sys.exit(code)
     except KubegapError as error:
-        click.echo(f"Error: {error.one_line()}", err=True)
+        _error(error.one_line(lang), lang)
         sys.exit(error.exit_code)
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except click.ClickException as error:
-        click.echo(f"Error: {error.format_message()}", err=True)
+        _error(_click_text(error, lang), lang)
         sys.exit(2)
     except click.Abort:
-        click.echo("Error: aborted", err=True)
+        _error("중단했습니다" if lang == "ko" else "aborted", lang)
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(0)

@@ -7,6 +7,10 @@
 
 from __future__ import annotations
 
+from kubegap.bilingual import render_any
+
+MAX_MESSAGE_CHARS = 500
+
 
 class KubegapError(Exception):
     """Base class: a problem we expected and can explain in one line."""
@@ -15,9 +19,15 @@ class KubegapError(Exception):
     exit_code = 2
     http_status = 400
 
-    def one_line(self) -> str:
-        """The message squeezed onto one line, so no output ever spreads an error over many."""
-        text = " ".join(str(self).split())
+    def one_line(self, lang: str = "en") -> str:
+        """The message squeezed onto one line and bounded, so no error ever spreads over many lines.
+
+        Raised with a `Message`, the error speaks the reader's language; with a plain string, English.
+        """
+        said = self.args[0] if self.args and isinstance(self.args[0], str) else str(self)
+        text = " ".join(render_any(said, lang).split())
+        if len(text) > MAX_MESSAGE_CHARS:
+            text = text[: MAX_MESSAGE_CHARS - 1] + "…"
         return text or self.code
 
     def as_json(self) -> dict[str, dict[str, str]]:
@@ -56,3 +66,10 @@ class ClusterError(KubegapError):
 
     code = "cluster-unavailable"
     http_status = 502
+
+
+class KubeconfigError(ClusterError):
+    """A kubeconfig that cannot be used: missing, malformed, without the context, or failing auth."""
+
+    code = "kubeconfig-invalid"
+    http_status = 400

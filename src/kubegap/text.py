@@ -6,6 +6,8 @@ Korean and English are both first-class. Anything shown to a person goes through
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Iterable
 from typing import Literal
 
 Lang = Literal["ko", "en"]
@@ -50,6 +52,37 @@ _LABELS: dict[str, tuple[str, str]] = {
     "severity.medium": ("보통", "medium"),
     "severity.low": ("낮음", "low"),
     "severity.info": ("정보", "info"),
+    "status.exempted": ("예외 처리", "exempted"),
+    "report.checks": ("점검 결과", "Checks"),
+    "report.status": ("상태", "Status"),
+    "report.severity": ("심각도", "Severity"),
+    "report.check": ("점검", "Check"),
+    "report.title": ("제목", "Title"),
+    "report.object": ("대상", "Object"),
+    "report.message": ("내용", "Message"),
+    "report.evidence": ("근거", "Evidence"),
+    "report.reason": ("이유", "Reason"),
+    "report.kind": ("종류", "Kind"),
+    "report.detail": ("상세", "Detail"),
+    "report.needed-by": ("필요로 하는 점검", "Needed by"),
+    "report.fix": ("고치는 법", "Fix"),
+    "report.incident": ("사례", "Incident"),
+    "report.coverage": ("읽은 범위", "Coverage"),
+    "report.summary": ("요약", "Summary"),
+    "report.note": ("참고", "Note"),
+    "report.optional": ("선택", "optional"),
+    "report.namespaces": ("네임스페이스", "Namespaces"),
+    "report.context": ("컨텍스트", "context"),
+    "report.gaps": ("발견한 틈", "Gaps found"),
+    "report.how-to-fix": ("고치는 법", "How to fix"),
+    "report.undecided": ("판단하지 못한 점검", "Could not decide"),
+    "report.exempted-fails": ("예외 처리한 실패", "Exempted fails"),
+    "report.unread": ("읽은 범위: 읽지 못한 것", "Coverage: what could not be read"),
+    "report.source": ("입력", "Source"),
+    "mode.live": ("실제 클러스터", "live"),
+    "mode.demo": ("데모", "demo"),
+    "mode.snapshot": ("스냅숏", "snapshot"),
+    "mode.manifests": ("매니페스트", "manifests"),
 }
 
 
@@ -72,6 +105,32 @@ def label(key: str, lang: str) -> str:
     return pair[0] if normalize_lang(lang) == "ko" else pair[1]
 
 
+def report_phrase(key: str, lang: str, **values: object) -> str:
+    """Sentences of the reports that carry numbers, with the Korean word order."""
+    ko = normalize_lang(lang) == "ko"
+    phrases = {
+        "more-rows": ("…외 {count}건 더", "…and {count} more"),
+        "more-rows-files": (
+            "…외 {count}건 더(JSON이나 SARIF 보고서를 보세요).",
+            "…and {count} more (see the JSON or SARIF report).",
+        ),
+        "exempted-by": ("({by} 예외 처리)", "(exempted by {by})"),
+        "plus-exempted": (" (+예외 처리 {count})", " (+{count} exempted)"),
+        "coverage": (
+            "종류 {read}개(오브젝트 {objects}개)를 읽었고, 읽지 않은 종류는 {unread}개입니다",
+            "{read} kind(s) read, {objects} object(s); {unread} not read",
+        ),
+        "optional-unread": ("함께 읽는 종류 중 읽지 않은 것: {kinds}", "Optional kinds not read: {kinds}"),
+        "namespaces": (
+            "네임스페이스: {names} (클러스터 범위 결과는 늘 보여 줍니다)",
+            "Namespaces: {names} (cluster-scoped findings always shown)",
+        ),
+    }
+    template = phrases[key][0 if ko else 1]
+    shown = {name: f"{value:,}" if isinstance(value, int) else value for name, value in values.items()}
+    return template.format(**shown)
+
+
 def has_label(key: str) -> bool:
     return key in _LABELS
 
@@ -90,3 +149,27 @@ def count_label(count: int, lang: str) -> str:
     if normalize_lang(lang) == "ko":
         return f"{count:,}건"
     return f"{count:,} incident" + ("" if count == 1 else "s")
+
+
+SUGGESTIONS = 3
+
+
+def suggest(wanted: str, known: Iterable[str], limit: int = SUGGESTIONS) -> list[str]:
+    """The few known names closest to what was typed, for 'did you mean' (never the whole list)."""
+    names = list(known)
+    close = difflib.get_close_matches(wanted, names, n=limit, cutoff=0.5)
+    if len(close) < limit:
+        lowered = wanted.lower()
+        close += [name for name in names if lowered and lowered in name.lower() and name not in close]
+    return close[:limit]
+
+
+def did_you_mean(wanted: str, known: Iterable[str], lang: str = "en") -> str:
+    """' (did you mean a, b?)' / ' (혹시 a, b 중 하나인가요?)', or '' when nothing is close."""
+    close = suggest(wanted, known)
+    if not close:
+        return ""
+    shown = ", ".join(close)
+    if lang == "ko":  # no particle after a name whose reading cannot be known: "--format인가요?"
+        return f" (혹시 {shown}인가요?)" if len(close) == 1 else f" (혹시 {shown} 중 하나인가요?)"
+    return f" (did you mean {shown}?)"

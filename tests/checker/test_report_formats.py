@@ -118,7 +118,9 @@ def test_markdown_has_counts_gaps_fixes_incidents_unknowns_and_coverage() -> Non
     output = render(_report(), "markdown")
     assert output.startswith("## kubegap scan")
     assert "**2** fail" in output and "### Gaps found" in output and "`leaky`" in output
-    assert "Fix leaky like this" in output and f"/en/incidents/{INCIDENT}" in output
+    assert "Fix leaky like this" in output and "127.0.0.1" not in output  # no server configured: sources
+    linked = render(_report(), "markdown", base_url="https://library.example")
+    assert f"https://library.example/en/incidents/{INCIDENT}" in linked
     assert "### Could not decide" in output and "not-decidable" in output
     assert "403 Forbidden" in output and "skipped 1 object(s) with no kind" in output
 

@@ -93,7 +93,7 @@ def test_list_filters_and_query(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_korean_table_lines_up(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "incidents", "list", "--lang", "ko")
+    code, out, _ = run(capsys, "incidents", "list", "--lang", "ko", "--width", "100")
     assert code == 0
     assert out.splitlines()[0] == "6건 중 1~6번째"
     table = [line for line in out.splitlines() if line[:1] in "┏┃┡│└"]
@@ -147,7 +147,7 @@ def test_show_prints_nine_sections_in_order(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_show_prints_impact_in_korean(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "incidents", "show", "alpha-2023-01-ecc-relaunches")
+    code, out, _ = run(capsys, "incidents", "show", "alpha-2023-01-ecc-relaunches", "--lang", "ko")
     assert code == 0
     assert "영향" in out.splitlines() and "재시작 횟수: 40" in out
     assert "Uncorrectable ECC error at address 0x7f3a00001000" in out
@@ -191,10 +191,10 @@ def test_narrow_korean_table_wraps_without_losing_characters(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COLUMNS", "60")
-    code, out, _ = run(capsys, "incidents", "list")
+    code, out, _ = run(capsys, "incidents", "list", "--lang", "ko", "--width", "60")
     assert code == 0
     titles = "".join(line.split("│")[2] for line in out.splitlines() if line.startswith("│"))
     titles = "".join(titles.split())
-    code, data, _ = run(capsys, "incidents", "list", "--json")
+    code, data, _ = run(capsys, "incidents", "list", "--lang", "ko", "--json")
     for hit in json.loads(data)["hits"]:
         assert "".join(hit["title"].split()) in titles, hit["title"]

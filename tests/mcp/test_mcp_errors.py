@@ -32,7 +32,7 @@ def _one_sentence(text: str) -> None:
         (
             "scan_cluster",
             {"kubeconfig": "/no/such/kubeconfig"},
-            "kubeconfig /no/such/kubeconfig does not exist",
+            "kubeconfig /no/such/kubeconfig: the file does not exist",
         ),
     ],
 )

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from kubegap.cli_support import lang_option
+
 
 @click.command()
 def mcp() -> None:
@@ -38,7 +40,8 @@ def agent() -> None:
     default=None,
     help="Codex: its home folder (default $CODEX_HOME or ~/.codex).",
 )
-def setup(client: str, write: bool, project_dir: Path, codex_home: Path | None) -> None:
+@lang_option
+def setup(client: str, write: bool, project_dir: Path, codex_home: Path | None, lang: str) -> None:
     """Print (or with --write, merge) the exact MCP configuration for CLIENT on this machine."""
     from kubegap.agents.setup import claude_setup, codex_setup, write_claude, write_codex
 
@@ -51,8 +54,18 @@ def setup(client: str, write: bool, project_dir: Path, codex_home: Path | None) 
         if write:
             write_codex(found)
     if write:
-        click.echo(f"Wrote the kubegap server to {found.config_path}; nothing else was changed.", err=True)
+        if lang == "ko":
+            click.echo(
+                f"{found.config_path}에 kubegap 서버를 넣었습니다. 다른 것은 바꾸지 않았습니다.", err=True
+            )
+        else:
+            click.echo(
+                f"Wrote the kubegap server to {found.config_path}; nothing else was changed.", err=True
+            )
         return
     # Only the snippet goes to stdout, so `kubegap agent setup --client claude > .mcp.json` works.
     click.echo(found.snippet.rstrip("\n"))
-    click.echo(f"# goes in {found.config_path} (or run: {found.command_line})", err=True)
+    if lang == "ko":
+        click.echo(f"# {found.config_path}에 넣으세요(또는 실행: `{found.command_line}`)", err=True)
+    else:
+        click.echo(f"# goes in {found.config_path} (or run: {found.command_line})", err=True)

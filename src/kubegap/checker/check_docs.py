@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.reports._common import cited_incidents, library_url
+from kubegap.checker.reports._common import cited_incidents, link_base
+from kubegap.text import label
 
 
 def check_summary(meta: CheckMeta, lang: str) -> dict[str, Any]:
@@ -13,7 +14,7 @@ def check_summary(meta: CheckMeta, lang: str) -> dict[str, Any]:
 
 
 def check_detail(meta: CheckMeta, lang: str, base_url: str | None = None) -> dict[str, Any]:
-    base = library_url(base_url)
+    base = link_base(base_url)
     return {
         **check_summary(meta, lang),
         "why": meta.why.get(lang),
@@ -32,25 +33,38 @@ def check_detail(meta: CheckMeta, lang: str, base_url: str | None = None) -> dic
     }
 
 
-def render_check_detail(detail: dict[str, Any]) -> str:
+def render_check_detail(detail: dict[str, Any], lang: str = "en") -> str:
+    """`kubegap checks show` as text, every label in the reader's language."""
+    ko = lang == "ko"
+
+    def name(korean: str, english: str) -> str:
+        return korean if ko else english
+
+    optional = ", ".join(detail["optional"])
+    manifests = (
+        name("예", "yes")
+        if detail["manifests"]
+        else name("아니요(실제 클러스터 상태가 필요)", "no (needs live state)")
+    )
     lines = [
-        f"{detail['id']} ({detail['severity']}, {detail['area']})",
+        f"{detail['id']} ({label('severity.' + detail['severity'], lang)}, {detail['area']})",
         f"  {detail['title']}",
         "",
-        f"Why: {detail['why']}",
-        f"Decides: {detail['decides']}",
-        f"Fix: {detail['remediation']}",
-        f"Reads: {', '.join(detail['needs']) or '-'}"
-        + (f"; when present: {', '.join(detail['optional'])}" if detail["optional"] else ""),
-        f"Works on manifests: {'yes' if detail['manifests'] else 'no (needs live state)'}",
+        f"{name('왜', 'Why')}: {detail['why']}",
+        f"{name('판단 방법', 'Decides')}: {detail['decides']}",
+        f"{name('고치는 법', 'Fix')}: {detail['remediation']}",
+        f"{name('읽는 종류', 'Reads')}: {', '.join(detail['needs']) or '-'}"
+        + (f"; {name('있으면 읽음', 'when present')}: {optional}" if optional else ""),
+        f"{name('매니페스트로 판단', 'Works on manifests')}: {manifests}",
     ]
     if detail["incidents"]:
-        lines.append("Incidents:")
+        lines.append(f"{name('사례', 'Incidents')}:")
         lines += [f"  - {item['title']} {item['url']}" for item in detail["incidents"]]
     missing = set(detail["incident_ids"]) - {item["id"] for item in detail["incidents"]}
     if missing:
-        lines.append(f"Incidents not in this knowledge base: {', '.join(sorted(missing))}")
+        heading = name("지식 베이스에 없는 사례", "Incidents not in this knowledge base")
+        lines.append(f"{heading}: {', '.join(sorted(missing))}")
     if detail["references"]:
-        lines.append("References:")
+        lines.append(f"{name('참고 자료', 'References')}:")
         lines += [f"  - {reference}" for reference in detail["references"]]
     return "\n".join(lines)

@@ -26,6 +26,7 @@ from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
 
 from kubegap import __version__
+from kubegap.bilingual import message
 from kubegap.checker.bounded_http import (
     BodyTooLarge,
     RequestDeadline,
@@ -33,6 +34,13 @@ from kubegap.checker.bounded_http import (
     mebibytes,
     read_bounded,
     request_deadline,
+)
+from kubegap.checker.kubeconfig import (
+    check_kubeconfig,
+    client_errors,
+    exec_error,
+    load_error,
+    resolve_kubeconfig,
 )
 from kubegap.checker.request_paths import ReadOnlyViolation, check_path
 from kubegap.errors import ClusterError
@@ -152,15 +160,16 @@ class ReadOnlyClient:
                 "No kubeconfig found (KUBECONFIG is unset and ~/.kube/config does not exist) and not "
                 f"running inside a cluster; {_DEMO_HINT}."
             )
+        chosen = check_kubeconfig(path, context)  # a clear one-line error for any broken file
         try:
-            _contexts, active = kube_config.list_kube_config_contexts(config_file=path)
-            chosen = context or (active or {}).get("name", "")
-            kube_config.load_kube_config(
-                config_file=path, context=context, client_configuration=configuration, persist_config=False
-            )
-        except (ConfigException, OSError, ValueError, TypeError, KeyError) as error:
-            where = f"context {context!r} in " if context else ""
-            raise ClusterError(f"cannot use {where}kubeconfig {path}: {error}; {_DEMO_HINT}") from None
+            with client_errors() as logged:
+                kube_config.load_kube_config(
+                    config_file=path, context=chosen, client_configuration=configuration, persist_config=False
+                )
+        except Exception as error:  # the client raises anything from a bad certificate or exec plugin
+            raise load_error(path, context, error) from None
+        if logged:
+            raise exec_error(path, chosen, logged)
         return cls(configuration, kubeconfig=path, context=str(chosen), **options)
 
     @property
@@ -171,7 +180,13 @@ class ReadOnlyClient:
     def describe(self) -> str:
         """Where this client reads from, for reports: 'context prod (/home/me/.kube/config)'."""
         if self.kubeconfig:
-            return f"context {self.context or '(default)'} ({self.kubeconfig})"
+            return message(
+                "컨텍스트 {ko_context} ({path})",
+                "context {context} ({path})",
+                context=self.context or "(default)",
+                ko_context=self.context or "(기본)",
+                path=self.kubeconfig,
+            )
         return f"in-cluster service account ({self.host})" if self.in_cluster else self.host
 
     def get(
@@ -355,27 +370,6 @@ class ReadOnlyClient:
         if isinstance(error, urllib3.exceptions.ProtocolError):
             return "the connection was dropped"
         return " ".join(str(error).split()) or type(error).__name__
-
-
-def resolve_kubeconfig(explicit: str | None) -> str | None:
-    """The kubeconfig path(s) to read, as kubectl picks them; None when there is none at all.
-
-    The value of $KUBECONFIG is read now, not at import time, because MCP hosts and tests change it;
-    a colon-separated $KUBECONFIG keeps only the files that exist, as kubectl merges them.
-    """
-    if explicit:
-        path = Path(explicit).expanduser()
-        if not path.is_file():
-            raise ClusterError(f"kubeconfig {explicit} does not exist; {_DEMO_HINT}.")
-        return str(path)
-    from_env = os.environ.get("KUBECONFIG", "")
-    if from_env:
-        existing = [str(Path(part).expanduser()) for part in from_env.split(os.pathsep) if part]
-        existing = [part for part in existing if Path(part).is_file()]
-        if existing:
-            return os.pathsep.join(existing)
-    default = Path("~/.kube/config").expanduser()
-    return str(default) if default.is_file() else None
 
 
 def _parse_retry_after(value: str, fallback: float) -> float:

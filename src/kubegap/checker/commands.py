@@ -7,15 +7,19 @@ Exit codes of `scan`: 0 when no open fail is at or above --fail-on, 1 when one i
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
+from kubegap.bilingual import message
 from kubegap.checker.finding import Severity
 from kubegap.checker.registry import all_checks, get_check, select_checks
+from kubegap.cli_support import lang_option
 from kubegap.errors import InputError
+from kubegap.text import label
 
 if TYPE_CHECKING:
     from kubegap.checker.live_limits import LiveLimits
@@ -101,7 +105,14 @@ def _write(text: str, output: str | None) -> None:
     try:
         Path(output).write_text(text, encoding="utf-8")
     except OSError as error:
-        raise InputError(f"{output}: cannot write report: {error.strerror or error}") from None
+        raise InputError(
+            message(
+                "{path}: 보고서를 쓸 수 없습니다({reason})",
+                "{path}: cannot write report: {reason}",
+                path=output,
+                reason=str(error.strerror or error),
+            )
+        ) from None
 
 
 @click.command()
@@ -113,7 +124,18 @@ def _write(text: str, output: str | None) -> None:
 )
 @click.option("--demo", is_flag=True, help="Scan the built-in example GPU cluster.")
 @click.option(
-    "-f", "--format", "fmt", type=click.Choice(["table", "json", "markdown", "sarif"]), default="table"
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "plain", "tsv", "json", "markdown", "sarif"]),
+    default=None,
+    help="Report format (default: table on a terminal, plain when piped or written to a file).",
+)
+@click.option(
+    "--width",
+    type=click.IntRange(40, 1000),
+    default=None,
+    help="Columns of the table (default: the terminal's).",
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to a file.")
 @click.option(
@@ -128,16 +150,20 @@ def _write(text: str, output: str | None) -> None:
     "--status", "statuses", multiple=True, type=click.Choice(_STATUSES), help="Show only these statuses."
 )
 @click.option("--min-severity", type=click.Choice(_SEVERITIES), help="Show only findings at or above.")
-@click.option("--lang", type=click.Choice(["en", "ko"]), default="en", show_default=True)
+@lang_option
 @click.option("--exemptions", "exemptions_path", type=click.Path(), help="Exemptions YAML file.")
 @click.option("--no-annotation-exemptions", is_flag=True, help="Ignore kubegap.io/ignore annotations.")
-@click.option("--library-url", help="Base URL of incident links (default $KUBEGAP_LIBRARY_URL or local).")
+@click.option(
+    "--library-url",
+    help="Base URL of incident links (default $KUBEGAP_LIBRARY_URL, else each incident's source).",
+)
 @_live_options
 def scan(
     snapshot_paths: tuple[str, ...],
     manifest_paths: tuple[str, ...],
     demo: bool,
-    fmt: str,
+    fmt: str | None,
+    width: int | None,
     output: str | None,
     fail_on: str,
     check_ids: tuple[str, ...],
@@ -173,8 +199,11 @@ def scan(
     )
     report = run_scan(request)
     shown = report.filtered(statuses or None, Severity(min_severity) if min_severity else None)
-    color = output is None and fmt == "table" and sys.stdout.isatty()
-    _write(render(shown, fmt, lang, library_url, color=color), output)
+    terminal = output is None and sys.stdout.isatty()
+    chosen = fmt or ("table" if terminal else "plain")
+    color = terminal and chosen == "table"
+    columns = width or (shutil.get_terminal_size((120, 40)).columns if terminal else 120)
+    _write(render(shown, chosen, lang, library_url, color=color, width=columns), output)
     threshold = None if fail_on == "never" else Severity(fail_on)
     raise click.exceptions.Exit(report.exit_code(threshold))
 
@@ -185,6 +214,7 @@ def scan(
 )
 @click.option("--check", "check_ids", multiple=True, help="Read only what these checks need (repeatable).")
 @_live_options
+@lang_option
 def snapshot(
     output: str,
     check_ids: tuple[str, ...],
@@ -193,6 +223,7 @@ def snapshot(
     qps: float,
     timeout: float,
     namespaces: tuple[str, ...],
+    lang: str,
     **limits: float | int | None,
 ) -> None:
     """Read the live cluster once into a kubegap snapshot file, to scan later or elsewhere."""
@@ -208,9 +239,15 @@ def snapshot(
     path = write_snapshot(taken, output)
     objects = sum(len(items) for items in taken.objects.values())
     unread = sum(1 for coverage in taken.coverage.values() if coverage.status.value != "read")
-    click.echo(
-        f"Wrote {path}: {objects:,} objects, {len(taken.coverage)} kinds ({unread} not read)", err=True
+    said = message(
+        "{path}에 썼습니다: 오브젝트 {objects}개, 종류 {kinds}개(읽지 못한 것 {unread}개)",
+        "Wrote {path}: {objects} objects, {kinds} kinds ({unread} not read)",
+        path=str(path),
+        objects=objects,
+        kinds=len(taken.coverage),
+        unread=unread,
     )
+    click.echo(said.render(lang), err=True)
 
 
 @click.group()
@@ -220,7 +257,7 @@ def checks() -> None:
 
 @checks.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@click.option("--lang", type=click.Choice(["en", "ko"]), default="en", show_default=True)
+@lang_option
 def list_checks(as_json: bool, lang: str) -> None:
     """Every check with its id, severity, area and title."""
     from kubegap.checker.check_docs import check_summary
@@ -230,14 +267,15 @@ def list_checks(as_json: bool, lang: str) -> None:
         click.echo(json.dumps(found, ensure_ascii=False, indent=2))
         return
     if not found:
-        click.echo("No checks installed.")
+        click.echo("설치된 점검이 없습니다." if lang == "ko" else "No checks installed.")
     for entry in found:
-        click.echo(f"{entry['id']:<40} {entry['severity']:<9} {entry['area']:<15} {entry['title']}")
+        severity = label("severity." + str(entry["severity"]), lang)
+        click.echo(f"{entry['id']:<40} {severity:<9} {entry['area']:<15} {entry['title']}")
 
 
 @checks.command("show")
 @click.argument("check_id")
-@click.option("--lang", type=click.Choice(["en", "ko"]), default="en", show_default=True)
+@lang_option
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 def show_check(check_id: str, lang: str, as_json: bool) -> None:
     """Everything about one check: why, how it decides, the fix, the kinds it reads, the incidents."""
@@ -247,7 +285,7 @@ def show_check(check_id: str, lang: str, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(detail, ensure_ascii=False, indent=2))
     else:
-        click.echo(render_check_detail(detail))
+        click.echo(render_check_detail(detail, lang))
 
 
 @click.command()

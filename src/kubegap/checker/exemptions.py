@@ -25,6 +25,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from kubegap.bilingual import message
 from kubegap.checker.finding import Finding, ObjectRef, Status
 from kubegap.checker.snapshot import KubeObject, Snapshot, kind_key
 from kubegap.errors import InputError
@@ -71,8 +72,19 @@ class ExemptionSet:
     source: str = ""
 
     def notes(self) -> list[str]:
+        """One note per expired exemption, in both languages (the rule itself is the user's text)."""
         return [
-            f"{self.source}: expired on {rule.expires} and ignored: {rule.describe()}"
+            message(
+                "{source}: {date}에 만료되어 무시한 예외: {check} {namespace}/{name}: {reason}",
+                "{source}: expired on {date} and ignored: {rule}",
+                source=self.source,
+                date=str(rule.expires),
+                rule=rule.describe(),
+                check=rule.check,
+                namespace=rule.namespace,
+                name=rule.name,
+                reason=rule.reason,
+            )
             for rule in self.expired
             if rule.expires is not None
         ]
@@ -95,14 +107,28 @@ def parse_exemptions(text: str, path: Path, today: dt.date | None = None) -> Exe
         data = yaml.safe_load(text)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        raise InputError(f"{path}: not valid YAML{where}") from None
+        line = mark.line + 1 if mark is not None else 0
+        raise InputError(
+            message(
+                "{path}: YAML 형식이 잘못되었습니다{ko_where}",
+                "{path}: not valid YAML{where}",
+                path=str(path),
+                where=f" at line {line}" if line else "",
+                ko_where=f"({line}번째 줄)" if line else "",
+            )
+        ) from None
     if data is None:
         data = {"exemptions": []}
     if isinstance(data, list):
         data = {"exemptions": data}
     if not isinstance(data, dict):
-        raise InputError(f"{path}: expected a mapping with an 'exemptions' list")
+        raise InputError(
+            message(
+                "{path}: 'exemptions' 목록을 담은 매핑이어야 합니다",
+                "{path}: expected a mapping with an 'exemptions' list",
+                path=str(path),
+            )
+        )
     try:
         parsed = _ExemptionFile.model_validate(data)
     except ValidationError as error:
@@ -119,7 +145,14 @@ def load_exemptions(path: str | Path, today: dt.date | None = None) -> Exemption
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else "not readable text"
-        raise InputError(f"{path}: cannot read exemptions file: {reason}") from None
+        raise InputError(
+            message(
+                "{path}: 예외 파일을 읽을 수 없습니다({reason})",
+                "{path}: cannot read exemptions file: {reason}",
+                path=str(path),
+                reason=reason,
+            )
+        ) from None
     return parse_exemptions(text, path, today)
 
 

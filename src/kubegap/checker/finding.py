@@ -6,6 +6,8 @@ import builtins
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from kubegap.bilingual import render_any
+
 
 class Status(StrEnum):
     passed = "pass"
@@ -50,8 +52,10 @@ CLUSTER = ObjectRef(kind="Cluster", name="cluster")
 class Finding:
     """One verdict of one check about one object (or about the cluster as a whole).
 
-    `message` and `evidence` are English facts for machines and logs; bilingual text for people comes
-    from the check's metadata. Severity is the check's unless the check lowers it for this object.
+    `message` and `evidence` are English facts for machines and logs (the JSON report keeps them).
+    Checks pass a `Message` as `message`: it is that English string and also carries the Korean
+    template, which every face that shows text to people renders through `message_in()`. Severity is
+    the check's unless the check lowers it for this object.
     """
 
     check_id: str
@@ -62,3 +66,7 @@ class Finding:
     evidence: dict[str, builtins.object] = field(default_factory=dict)
     reason: str = ""  # for unknown: forbidden | kind-absent | timed-out | not-decidable | exempted ...
     exempted_by: str = ""  # set when an exemption accepted this fail; the status stays fail
+
+    def message_in(self, lang: str) -> str:
+        """The message for a person reading `lang`; a message built without a template keeps its text."""
+        return render_any(self.message, lang)

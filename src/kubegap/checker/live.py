@@ -20,6 +20,7 @@ from types import TracebackType
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from kubegap.bilingual import Message, message, render_any
 from kubegap.checker.client import ApiError, ReadOnlyClient, ReadOnlyViolation
 from kubegap.checker.discovery import Discovery, discover
 from kubegap.checker.live_limits import LiveLimits, ScanClock
@@ -71,7 +72,7 @@ def read_cluster(
     try:
         keys = list(dict.fromkeys(kinds))
         snapshot = Snapshot(
-            source=f"live: {active.describe()}",
+            source=_source_line(active.describe()),
             mode="live",
             context=active.context,
             kubeconfig=active.kubeconfig,
@@ -123,10 +124,24 @@ def _planned_lists(discovery: Discovery, keys: Sequence[str], namespaces: Sequen
     return total
 
 
-def _budget_note(clock: ScanClock, snapshot: Snapshot) -> str:
+def _budget_note(clock: ScanClock, snapshot: Snapshot) -> Message:
     stopped = sum(1 for coverage in snapshot.coverage.values() if "--scan-timeout" in coverage.detail)
-    ran_out = f"; it ran out, {stopped} kinds were not read completely" if stopped else ""
-    return f"live read took {clock.elapsed():.1f} s of a {clock.describe()} time budget{ran_out}"
+    if clock.fixed is not None:
+        ko_budget = f"{clock.fixed:g}초(--scan-timeout)"
+    else:
+        ko_budget = (
+            f"{clock.budget:.0f}초(목록 {clock.planned_lists}개와 서버가 알린 오브젝트 "
+            f"{clock.announced_objects:,}개에 맞춘 값, --scan-timeout으로 정함)"
+        )
+    return message(
+        "라이브 읽기에 {elapsed}초가 걸렸습니다(시간 예산 {ko_budget}){ko_ran_out}",
+        "live read took {elapsed} s of a {budget} time budget{ran_out}",
+        elapsed=f"{clock.elapsed():.1f}",
+        budget=clock.describe(),
+        ko_budget=ko_budget,
+        ran_out=f"; it ran out, {stopped} kinds were not read completely" if stopped else "",
+        ko_ran_out=f". 예산이 바닥나 {stopped}개 종류를 끝까지 읽지 못했습니다" if stopped else "",
+    )
 
 
 class _KindReader:
@@ -243,3 +258,8 @@ class _ProgressBar:
             self._progress.update(
                 self._task, advance=1, description=f"{key}: {coverage.status.value} ({count})"
             )
+
+
+def _source_line(described: str) -> str:
+    """'live: context prod (...)' / '실제 클러스터: 컨텍스트 prod (...)' for the report header."""
+    return message("실제 클러스터: {ko}", "live: {en}", ko=render_any(described, "ko"), en=str(described))

@@ -87,6 +87,14 @@ class ScanClock:
     def expired(self) -> bool:
         return self.remaining() <= 0
 
+    @property
+    def planned_lists(self) -> int:
+        return self._lists
+
+    @property
+    def announced_objects(self) -> int:
+        return self._objects
+
     def describe(self) -> str:
         """'120 s (sized to 14 lists and 3,000 announced objects)' or '30 s (--scan-timeout)'."""
         if self.fixed is not None:

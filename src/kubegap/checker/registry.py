@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.finding import Finding
 from kubegap.checker.snapshot import Snapshot
 from kubegap.errors import KubegapError, NotFoundError
+from kubegap.text import did_you_mean
 
 CHECKS_PACKAGE = "kubegap.checker.checks"
 
@@ -117,8 +119,19 @@ def get_check(check_id: str) -> CheckModule:
     for check in _discovered():
         if check.id == check_id:
             return check
-    known = ", ".join(check.id for check in all_checks()) or "none installed"
-    raise NotFoundError(f"unknown check {check_id!r} (known: {known})")
+    hint_en = did_you_mean(check_id, (check.id for check in all_checks()), "en")
+    hint_ko = did_you_mean(check_id, (check.id for check in all_checks()), "ko")
+    listing = "; `kubegap checks list` shows them all"
+    raise NotFoundError(
+        message(
+            "알 수 없는 점검 {wanted}입니다{hint_ko}. 전체 목록은 `kubegap checks list`로 봅니다",
+            "unknown check {wanted}{hint_en}{listing}",
+            wanted=repr(check_id[:80]),
+            hint_ko=hint_ko,
+            hint_en=hint_en,
+            listing=listing,
+        )
+    )
 
 
 def select_checks(check_ids: Iterable[str] | None) -> list[CheckModule]:

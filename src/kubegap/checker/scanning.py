@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kubegap.bilingual import message
 from kubegap.checker.live_limits import LiveLimits
 from kubegap.checker.registry import select_checks
 from kubegap.checker.scan_report import ScanReport
@@ -48,7 +49,11 @@ def load_source(request: ScanRequest, kinds: list[str]) -> Snapshot:
     chosen = sum(bool(value) for value in (request.snapshot_paths, request.manifest_paths, request.demo))
     if chosen > 1:
         raise UsageError(
-            "choose one source: --snapshot, --manifests or --demo (or none for the live cluster)"
+            message(
+                "입력은 하나만 고르세요: --snapshot, --manifests, --demo 중 하나"
+                "(실제 클러스터는 아무것도 주지 않음)",
+                "choose one source: --snapshot, --manifests or --demo (or none for the live cluster)",
+            )
         )
     if request.snapshot_paths:
         return load_snapshot_files(request.snapshot_paths)

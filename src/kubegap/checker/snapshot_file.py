@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 from kubegap import __version__
+from kubegap.bilingual import message
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot
 from kubegap.errors import InputError
 
@@ -72,7 +73,14 @@ def write_snapshot(snapshot: Snapshot, path: str | Path) -> Path:
         os.replace(temporary, path)
     except OSError as error:
         temporary.unlink(missing_ok=True)
-        raise InputError(f"{path}: cannot write snapshot: {error.strerror or error}") from None
+        raise InputError(
+            message(
+                "{path}: 스냅숏을 쓸 수 없습니다({reason})",
+                "{path}: cannot write snapshot: {reason}",
+                path=str(path),
+                reason=str(error.strerror or error),
+            )
+        ) from None
     return path
 
 

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from kubegap.bilingual import Message, message, render_any
 from kubegap.checker.check import CheckMeta
+from kubegap.checker.coverage_text import detail_text, status_label
 from kubegap.checker.finding import CLUSTER, Finding, Status
 from kubegap.checker.snapshot import UNREADABLE, Coverage, KindCoverage, Snapshot
 
@@ -58,11 +60,25 @@ def unreadable_kinds(meta: CheckMeta, snapshot: Snapshot) -> dict[str, KindCover
     return found
 
 
-def _described(kind: str, coverage: KindCoverage) -> str:
+def _described(kind: str, coverage: KindCoverage) -> Message:
     detail = " ".join(coverage.detail.split())
     if len(detail) > _DETAIL_CHARS:
         detail = detail[:_DETAIL_CHARS] + "…"
-    return f"{kind} was {coverage.status.value}" + (f" ({detail})" if detail else "")
+    status = coverage.status.value
+    ko_detail = detail_text(detail, "ko")
+    return message(
+        "{kind:이} {ko_status} 상태{ko_detail}",
+        "{kind} was {status}{detail}",
+        kind=kind,
+        status=status,
+        ko_status=status_label(status, "ko"),
+        detail=f" ({detail})" if detail else "",
+        ko_detail=f"({ko_detail})" if ko_detail else "",
+    )
+
+
+_VERDICT_KO = {"pass": "통과", "not-applicable": "해당 없음"}
+_WHAT_KO = {"cannot decide": "판단할 수 없습니다", "not checked": "확인하지 않았습니다"}
 
 
 def _first_reason(unreadable: dict[str, KindCoverage]) -> str:
@@ -78,7 +94,7 @@ def unread_kind_finding(meta: CheckMeta, kind: str, coverage: KindCoverage, what
         status=Status.unknown,
         severity=meta.severity,
         object=CLUSTER,
-        message=f"{what}: {_described(kind, coverage)}",
+        message=_said(what, _described(kind, coverage)),
         evidence={"kind": kind, "coverage": coverage.status.value, "detail": coverage.detail},
         reason=coverage_reason(coverage),
     )
@@ -94,7 +110,9 @@ def hold_back(meta: CheckMeta, findings: list[Finding], unreadable: dict[str, Ki
     if not unreadable:
         return findings
     reason = _first_reason(unreadable)
-    named = "; ".join(_described(kind, coverage) for kind, coverage in unreadable.items())
+    described = [_described(kind, coverage) for kind, coverage in unreadable.items()]
+    named = "; ".join(described)
+    ko_named = "; ".join(part.render("ko") for part in described)
     statuses = {kind: coverage.status.value for kind, coverage in unreadable.items()}
     result = []
     changed = False
@@ -108,7 +126,16 @@ def hold_back(meta: CheckMeta, findings: list[Finding], unreadable: dict[str, Ki
                 finding,
                 status=Status.unknown,
                 reason=reason,
-                message=f"cannot confirm {finding.status.value}: {named}; what was read: {finding.message}",
+                message=message(
+                    "{ko_status} 판정을 확정할 수 없습니다: {ko_named}. 읽은 것만으로는: {ko_was}",
+                    "cannot confirm {status}: {named}; what was read: {was}",
+                    status=finding.status.value,
+                    ko_status=_VERDICT_KO.get(finding.status.value, finding.status.value),
+                    named=named,
+                    ko_named=ko_named,
+                    was=str(finding.message),
+                    ko_was=render_any(finding.message, "ko"),
+                ),
                 evidence={
                     **finding.evidence,
                     "verdictOnWhatWasRead": finding.status.value,
@@ -122,3 +149,14 @@ def hold_back(meta: CheckMeta, findings: list[Finding], unreadable: dict[str, Ki
             unread_kind_finding(meta, kind, coverage, what) for kind, coverage in unreadable.items()
         )
     return result
+
+
+def _said(what: str, described: Message) -> Message:
+    return message(
+        "{ko_what}: {ko_described}",
+        "{what}: {described}",
+        what=what,
+        ko_what=_WHAT_KO.get(what, what),
+        described=str(described),
+        ko_described=described.render("ko"),
+    )

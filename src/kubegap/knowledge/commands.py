@@ -7,6 +7,9 @@ from pathlib import Path
 
 import click
 
+from kubegap.bilingual import message
+from kubegap.cli_support import lang_option
+from kubegap.errors import UsageError
 from kubegap.knowledge.loader import default_root, load_knowledge
 from kubegap.knowledge.schema import json_schemas
 
@@ -18,22 +21,32 @@ def knowledge() -> None:
 
 @knowledge.command()
 @click.option("--root", type=click.Path(path_type=Path), help="Knowledge folder (default: the bundled one).")
-def validate(root: Path | None) -> None:
+@lang_option
+def validate(root: Path | None, lang: str) -> None:
     """Check every file against the schema and the cross-references; exit 1 on any problem."""
     root = root or default_root()
     if not root.is_dir():
-        raise click.ClickException(f"knowledge folder not found: {root}")
+        raise UsageError(
+            message("지식 폴더가 없습니다: {root}", "knowledge folder not found: {root}", root=str(root))
+        )
     loaded = load_knowledge(root)
     for problem in sorted(loaded.problems):
         click.echo(problem.render(Path.cwd()))
-    summary = (
-        f"{len(loaded.incidents)} incidents, {len(loaded.studies)} studies, "
-        f"{sum(len(f.terms) for f in loaded.taxonomy.facets.values())} taxonomy terms"
+    summary = message(
+        "사례 {incidents}건, 플릿 연구 {studies}건, 분류 용어 {terms}개",
+        "{incidents} incidents, {studies} studies, {terms} taxonomy terms",
+        incidents=len(loaded.incidents),
+        studies=len(loaded.studies),
+        terms=sum(len(f.terms) for f in loaded.taxonomy.facets.values()),
     )
     if loaded.problems:
-        click.echo(f"{len(loaded.problems)} problem(s); valid: {summary}", err=True)
+        count = len(loaded.problems)
+        if lang == "ko":
+            click.echo(f"문제 {count}개. 올바른 것: {summary.render(lang)}", err=True)
+        else:
+            click.echo(f"{count} problem(s); valid: {summary}", err=True)
         raise click.exceptions.Exit(1)
-    click.echo(f"OK: {summary}")
+    click.echo(f"OK: {summary.render(lang)}")
 
 
 @knowledge.command()

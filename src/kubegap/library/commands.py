@@ -8,22 +8,19 @@ one is an error that names the known ones, not an empty result.
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import click
 
+from kubegap.bilingual import message
+from kubegap.cli_support import lang_option
+from kubegap.errors import UsageError
 from kubegap.library import export, render
 from kubegap.library.library import Library
 from kubegap.library.query import DEFAULT_PER_PAGE, SORTS, SearchQuery
-from kubegap.text import LANGS
 
-_lang_option = click.option(
-    "--lang",
-    type=click.Choice(LANGS, case_sensitive=False),
-    default="ko",
-    show_default=True,
-    help="Language.",
-)
+_lang_option = lang_option
 _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 
 
@@ -53,9 +50,16 @@ def incidents() -> None:
 @click.option(
     "--sort", type=click.Choice(SORTS), default=None, help="Order (default: relevance with -q, else newest)."
 )
+@click.option(
+    "--width",
+    type=click.IntRange(40, 1000),
+    default=None,
+    help="Table width (default: the terminal's; in a pipe, one line per incident instead of a table).",
+)
 @_lang_option
 @_json_option
 def list_incidents(
+    width: int | None,
     text: str,
     cause: tuple[str, ...],
     component: tuple[str, ...],
@@ -82,10 +86,24 @@ def list_incidents(
     }
     query = SearchQuery.from_params(params, taxonomy=library.taxonomy, strict=True)
     result = library.search(query)
+    if query.page > result.page_count:
+        raise UsageError(
+            message(
+                "{page}쪽은 없습니다: 사례 {total}건은 한 쪽에 {per_page}건씩 {pages}쪽까지 있습니다",
+                "page {page} is past the end: {total} incidents make {pages} page(s) of {per_page}",
+                page=query.page,
+                total=result.total,
+                pages=result.page_count,
+                per_page=query.per_page,
+            )
+        )
     if as_json:
         _print_json(export.search_result(result))
+    elif width is None and not sys.stdout.isatty():
+        click.echo(render.search_lines(result, library))
     else:
-        render.console().print(render.search_result(result, library))
+        output = render.console(width)
+        output.print(render.search_result(result, library, output.width))
 
 
 @incidents.command("show")
@@ -114,7 +132,10 @@ def similar(incident_id: str, limit: int, lang: str, as_json: bool) -> None:
     if as_json:
         _print_json(export.similar_incidents(found, lang.lower()))
     else:
-        render.console().print(render.similar_list(found, lang.lower()))
+        if sys.stdout.isatty():
+            render.console().print(render.similar_list(found, lang.lower()))
+        else:
+            click.echo(render.similar_lines(found, lang.lower()))
 
 
 @click.command()

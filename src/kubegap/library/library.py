@@ -16,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
 
+from kubegap.bilingual import message
 from kubegap.errors import KnowledgeError, NotFoundError
 from kubegap.knowledge.loader import Knowledge, Taxonomy, load_knowledge
 from kubegap.knowledge.model import Facet, Incident
@@ -154,7 +155,7 @@ class Library:
         """One incident by id; NotFoundError when there is none."""
         found = self._load([str(incident_id)[:200]])
         if not found:
-            raise NotFoundError(f"no incident with id {str(incident_id)[:100]!r}")
+            raise NotFoundError(_no_incident(incident_id))
         return found[0]
 
     def term_label(self, facet: str, term_id: str, lang: str) -> str:
@@ -219,7 +220,7 @@ class Library:
         """Incidents sharing the most error signatures and tags with this one, with those as reasons."""
         rowid = self._rowids.get(str(incident_id))
         if rowid is None:
-            raise NotFoundError(f"no incident with id {str(incident_id)[:100]!r}")
+            raise NotFoundError(_no_incident(incident_id))
         with self._lock:
             found = find_similar(self._connection, self._tags, rowid, max(1, min(int(limit), 50)))
         loaded = {incident.id: incident for incident in self._load([self._ids[item.rowid] for item in found])}
@@ -292,3 +293,12 @@ class Library:
         return [
             self._incidents[incident_id] for incident_id in incident_ids if incident_id in self._incidents
         ]
+
+
+def _no_incident(incident_id: object) -> str:
+    """'no incident with id ...' in both languages (the English stays what MCP and the API say)."""
+    return message(
+        "ID가 {wanted}인 사례가 없습니다",
+        "no incident with id {wanted}",
+        wanted=repr(str(incident_id)[:100]),
+    )

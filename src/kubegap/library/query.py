@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
+from kubegap.bilingual import message
 from kubegap.errors import UsageError
 from kubegap.knowledge.model import FACETS, Incident
 from kubegap.library.analysis import clean_text
@@ -221,8 +222,19 @@ def _clamped_int(values: list[str], *, default: int, low: int, high: int) -> int
 def _unknown_value_message(facet: str, value: str, taxonomy: Taxonomy) -> str:
     known = [term.id for term in taxonomy.terms(facet)]
     close = difflib.get_close_matches(value, known, n=3)
-    hint = f"did you mean {', '.join(close)}?" if close else f"known values: {', '.join(known)}"
-    return f"unknown {facet} value {value[:60]!r}; {hint}"
+    hint_en = f"did you mean {', '.join(close)}?" if close else "`kubegap facets` lists the values"
+    hint_ko = "`kubegap facets`로 값을 볼 수 있습니다"
+    if close:  # no particle after a value whose reading cannot be known
+        hint_ko = "혹시 " + ", ".join(close) + ("인가요?" if len(close) == 1 else " 중 하나인가요?")
+    return message(
+        "{facet_ko}에 없는 값입니다: {value}. {hint_ko}",
+        "unknown {facet} value {value}; {hint_en}",
+        facet=facet,
+        facet_ko=label(f"facet.{facet}", "ko"),
+        value=repr(value[:60]),
+        hint_ko=hint_ko,
+        hint_en=hint_en,
+    )
 
 
 __all__ = [

@@ -27,7 +27,8 @@ def _pick(pair: tuple[str, str], lang: str) -> str:
     return pair[0] if lang == "ko" else pair[1]
 
 
-def search_result(result: SearchResult, library: Library) -> RenderableType:
+def search_result(result: SearchResult, library: Library, width: int = 200) -> RenderableType:
+    """The results table; at 120 columns or more the id column never wraps, so an id copies whole."""
     lang = result.query.lang
     heading = Text(result_range(result.total, result.start, result.end, lang), style="bold")
     if result.relaxed:
@@ -38,7 +39,10 @@ def search_result(result: SearchResult, library: Library) -> RenderableType:
     table.add_column(_pick(("날짜", "Date"), lang), no_wrap=True)
     table.add_column(_pick(("제목", "Title"), lang), ratio=3, overflow="fold")
     table.add_column(label("facet.cause", lang), ratio=1, overflow="fold")
-    table.add_column("ID", overflow="fold", ratio=2)
+    if width >= 120:
+        table.add_column("ID", no_wrap=True)
+    else:
+        table.add_column("ID", overflow="fold", ratio=2)
     for hit in result.hits:
         incident = hit.incident
         causes = ", ".join(library.term_label("cause", term, lang) for term in incident.tags.cause)
@@ -134,5 +138,35 @@ def facet_trees(overview: dict[str, tuple[FacetValue, ...]], lang: str) -> Rende
     return Group(*trees)
 
 
-def console() -> Console:
-    return Console(highlight=False, soft_wrap=False)
+def console(width: int | None = None) -> Console:
+    """At `width`, else the terminal's; in a pipe, lines are never broken (ids and links stay whole)."""
+    import sys
+
+    piped = not sys.stdout.isatty()
+    return Console(highlight=False, soft_wrap=piped and width is None, width=width)
+
+
+def search_lines(result: SearchResult, library: Library) -> str:
+    """A search result for pipes: the range line, then one incident per line (date, id, title, causes)."""
+    lang = result.query.lang
+    lines = [result_range(result.total, result.start, result.end, lang)]
+    if result.relaxed:
+        lines.append(label("relaxed-search", lang))
+    if not result.hits:
+        lines.append(label("no-results", lang))
+    for hit in result.hits:
+        incident = hit.incident
+        causes = ", ".join(library.term_label("cause", term, lang) for term in incident.tags.cause)
+        lines.append(f"{incident.date.isoformat()}  {incident.id}  {incident.title.get(lang)}  ({causes})")
+        lines += [f"    ↳ {signature}" for signature in hit.matched_signatures]
+    lines.append(f"{result.query.page}/{result.page_count}")
+    return "\n".join(lines)
+
+
+def similar_lines(similar: list[SimilarIncident], lang: str) -> str:
+    """Similar incidents for pipes: the id and title on one line, then why, indented, never cut."""
+    lines = []
+    for item in similar:
+        lines.append(f"{item.incident.id}  {item.incident.title.get(lang)}")
+        lines += [f"    {reason}" for reason in item.reasons(lang)]
+    return "\n".join(lines) if lines else _pick(("비슷한 사례가 없습니다.", "No similar incidents."), lang)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kubegap.bilingual import render_any
+from kubegap.checker.coverage_text import detail_text
 from kubegap.checker.finding import Status
 from kubegap.checker.reports._common import count_label, one_line
 from kubegap.checker.scan_report import COUNT_KEYS, STATUS_ORDER, ScanReport
@@ -109,7 +111,7 @@ def build_cluster_page(site: Site, lang: Lang, rescan: RescanOutcome | None = No
         optional_unread=_optional_unread(report),
         gaps=tuple(result for result in results if result.status in _GAP_STATUSES),
         passed=tuple(result for result in results if result.status not in _GAP_STATUSES),
-        notes=tuple(one_line(note, 300) for note in report.notes) if report else (),
+        notes=tuple(one_line(render_any(note, lang), 300) for note in report.notes) if report else (),
     )
 
 
@@ -135,7 +137,7 @@ def _source(scan: ScanState, lang: Lang) -> SourceView:
         label=t(f"cluster.source.{source.kind}", lang),
         reason=t(f"cluster.reason.{source.reason}", lang),
         detail=one_line(source.detail, 500),
-        scanned=one_line(scan.report.source, 500) if scan.report else "",
+        scanned=one_line(render_any(scan.report.source, lang), 500) if scan.report else "",
     )
 
 
@@ -158,7 +160,7 @@ def _coverage_problems(report: ScanReport | None, lang: Lang) -> tuple[CoverageP
             row.kind,
             row.status,
             t(f"coverage.{row.status}", lang),
-            one_line(row.detail, 300),
+            one_line(detail_text(row.detail, lang), 300),
             row.needed_by,
         )
         for row in report.coverage

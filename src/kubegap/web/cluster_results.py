@@ -121,7 +121,7 @@ def _finding_view(finding: Finding, lang: Lang) -> FindingView:
         severity=severity,
         severity_label=t(f"severity.{severity}", lang),
         object=one_line(finding.object.display(), 300),
-        message=one_line(finding.message),
+        message=one_line(finding.message_in(lang)),
         evidence=evidence_text(finding),
         reason=finding.reason,
         exempted_by=one_line(finding.exempted_by, 200),

@@ -47,9 +47,20 @@ class ClusterSource:
     detail: str = ""
     request: ScanRequest | None = field(default=None, compare=False)
 
-    def startup_line(self) -> str:
+    def startup_line(self, lang: str = "en") -> str:
         """One line for stderr, e.g. 'cluster report: demo snapshot (no kubeconfig found)'."""
         asked_demo = "--demo" if (self.kind, self.reason) == ("demo", "asked") else ""
+        if lang == "ko":
+            from kubegap.web.labels import t
+
+            reason = (
+                ""
+                if self.reason in ("asked", "kubeconfig-found")
+                else t(f"cluster.reason.{self.reason}", lang)
+            )
+            parts = [part for part in (self.detail, reason, asked_demo) if part]
+            note = f" ({'; '.join(parts)})" if parts else ""
+            return redact_text(f"클러스터 보고서: {t(f'cluster.source.{self.kind}', lang)}{note}", limit=400)
         parts = [part for part in (self.detail, _REASON_NOTES.get(self.reason, ""), asked_demo) if part]
         note = f" ({'; '.join(parts)})" if parts else ""
         return redact_text(f"cluster report: {_KIND_NAMES.get(self.kind, self.kind)}{note}", limit=400)

@@ -12,6 +12,8 @@ import socket
 
 import click
 
+from kubegap.bilingual import message
+from kubegap.cli_support import lang_option
 from kubegap.errors import UsageError
 from kubegap.web.site import Site
 
@@ -21,7 +23,14 @@ def _check_port_free(host: str, port: int) -> None:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as error:
-        raise UsageError(f"cannot listen on host {host!r}: {error.strerror}") from error
+        raise UsageError(
+            message(
+                "호스트 {host}에서 들을 수 없습니다({reason})",
+                "cannot listen on host {host}: {reason}",
+                host=repr(host),
+                reason=str(error.strerror),
+            )
+        ) from error
     family, kind, protocol, _, address = infos[0]
     with socket.socket(family, kind, protocol) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -29,7 +38,14 @@ def _check_port_free(host: str, port: int) -> None:
             probe.bind(address)
         except OSError as error:
             raise UsageError(
-                f"cannot listen on {host}:{port} ({error.strerror}); try --port {port + 1}"
+                message(
+                    "{host}:{port}에서 들을 수 없습니다({reason}). --port {next}로 해 보세요",
+                    "cannot listen on {host}:{port} ({reason}); try --port {next}",
+                    host=host,
+                    port=str(port),
+                    next=str(port + 1),
+                    reason=str(error.strerror),
+                )
             ) from error
 
 
@@ -69,6 +85,7 @@ def _settle(site: Site) -> None:
 )
 @click.option("--context", help="kubeconfig context (default: the current one).")
 @click.option("--no-scan", is_flag=True, help="Serve the library only; scan no cluster.")
+@lang_option
 def serve(
     host: str,
     port: int,
@@ -78,6 +95,7 @@ def serve(
     kubeconfig: str | None,
     context: str | None,
     no_scan: bool,
+    lang: str,
 ) -> None:
     """Browse the Incident Library and a read-only report on your cluster (Korean and English).
 
@@ -102,7 +120,11 @@ def serve(
     cluster = ClusterScan(source)
     app = create_app(cluster=cluster)
     _settle(app.state.site)
-    click.echo(source.startup_line(), err=True)
-    click.echo(f"kubegap Incident Library: http://{host}:{port}/ (Ctrl+C to stop)", err=True)
+    click.echo(source.startup_line(lang), err=True)
+    address = f"http://{host}:{port}/"
+    if lang == "ko":
+        click.echo(f"kubegap 사례 라이브러리: {address} (멈추려면 Ctrl+C)", err=True)
+    else:
+        click.echo(f"kubegap Incident Library: {address} (Ctrl+C to stop)", err=True)
     cluster.start()
     uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False, proxy_headers=False)

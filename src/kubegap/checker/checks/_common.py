@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.extract import Workload, containers, pod_env, workloads
 from kubegap.checker.extract.podspec import command_line
@@ -11,7 +12,7 @@ from kubegap.checker.finding import CLUSTER, Finding, ObjectRef, Severity, Statu
 from kubegap.checker.snapshot import UNREADABLE, Coverage, Snapshot
 from kubegap.knowledge.model import Bilingual
 
-GPU_NODE_NOTE = "no GPU nodes in this snapshot"
+GPU_NODE_NOTE = message("이 입력에는 GPU 노드가 없습니다", "no GPU nodes in this snapshot")
 
 
 def text(ko: str, en: str) -> Bilingual:
@@ -22,7 +23,7 @@ def _finding(
     meta: CheckMeta,
     status: Status,
     obj: ObjectRef | None,
-    message: str,
+    said: Message,
     evidence: dict[str, object] | None,
     severity: Severity | None,
     reason: str = "",
@@ -32,37 +33,37 @@ def _finding(
         status=status,
         severity=severity or meta.severity,
         object=obj or CLUSTER,
-        message=message,
+        message=said,
         evidence=evidence or {},
         reason=reason,
     )
 
 
 def passed(
-    meta: CheckMeta, obj: ObjectRef | None, message: str, evidence: dict[str, object] | None = None
+    meta: CheckMeta, obj: ObjectRef | None, said: Message, evidence: dict[str, object] | None = None
 ) -> Finding:
-    return _finding(meta, Status.passed, obj, message, evidence, None)
+    return _finding(meta, Status.passed, obj, said, evidence, None)
 
 
 def failed(
     meta: CheckMeta,
     obj: ObjectRef | None,
-    message: str,
+    said: Message,
     evidence: dict[str, object] | None = None,
     severity: Severity | None = None,
 ) -> Finding:
-    return _finding(meta, Status.failed, obj, message, evidence, severity)
+    return _finding(meta, Status.failed, obj, said, evidence, severity)
 
 
 def unknown(
-    meta: CheckMeta, obj: ObjectRef | None, message: str, evidence: dict[str, object] | None = None
+    meta: CheckMeta, obj: ObjectRef | None, said: Message, evidence: dict[str, object] | None = None
 ) -> Finding:
     """The API cannot show the answer: say what would have been needed."""
-    return _finding(meta, Status.unknown, obj, message, evidence, None, reason="not-decidable")
+    return _finding(meta, Status.unknown, obj, said, evidence, None, reason="not-decidable")
 
 
-def not_applicable(meta: CheckMeta, message: str) -> Finding:
-    return _finding(meta, Status.not_applicable, None, message, None, None, reason="not-applicable")
+def not_applicable(meta: CheckMeta, said: Message) -> Finding:
+    return _finding(meta, Status.not_applicable, None, said, None, None, reason="not-applicable")
 
 
 def sample(names: list[str], limit: int = 10) -> list[str]:
@@ -101,20 +102,43 @@ def workload_verdicts(
     snapshot: Snapshot,
     problems: list[Finding],
     examined: int,
-    subject: str,
+    subject: Bilingual,
     kinds: tuple[str, ...] = CORE_WORKLOAD_KINDS,
 ) -> Iterator[Finding]:
-    """Fails as found; otherwise one pass, or unknown when the workload kinds judged could not be read."""
+    """Fails as found; otherwise one pass, or unknown when the workload kinds judged could not be read.
+
+    `subject` names what was examined in both languages ("여러 노드 GPU 학습 워크로드" / "multi-node
+    GPU training workloads"), so the three verdict sentences read naturally in each.
+    """
     yield from problems
     if problems:
         return
     missing = unread_kinds(snapshot, kinds)
     if missing:
-        yield unknown(meta, None, f"no problem in what was read, but {', '.join(missing)} could not be read")
+        yield unknown(meta, None, unread_message(missing))
     elif examined == 0:
-        yield not_applicable(meta, f"no {subject} in this input")
+        yield not_applicable(
+            meta,
+            message("이 입력에는 {ko:가} 없습니다", "no {en} in this input", ko=subject.ko, en=subject.en),
+        )
     else:
-        yield passed(meta, None, f"all {examined} {subject} are fine", {"examined": examined})
+        said = message(
+            "{ko} {examined}개 모두 문제없습니다",
+            "all {examined} {en} are fine",
+            ko=subject.ko,
+            en=subject.en,
+            examined=examined,
+        )
+        yield passed(meta, None, said, {"examined": examined})
+
+
+def unread_message(missing: list[str]) -> Message:
+    """'Nothing wrong in what was read, but these kinds could not be read' in both languages."""
+    return message(
+        "읽은 범위에서는 문제가 없지만 {kinds:를} 읽지 못했습니다",
+        "no problem in what was read, but {kinds} could not be read",
+        kinds=", ".join(missing),
+    )
 
 
 def gpu_workloads(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import (
     failed,
@@ -103,8 +104,16 @@ def has_durable_target(workload: Workload) -> bool:
 def run(snapshot: Snapshot) -> Iterator[Finding]:
     chosen = gpu_workloads(snapshot, training_only=True, distributed_only=True)
     problems = [
-        failed(CHECK, workload.owner, "no durable volume or object-store target for checkpoints")
+        failed(
+            CHECK,
+            workload.owner,
+            message(
+                "체크포인트를 남길 영구 볼륨도, 오브젝트 스토리지 경로도 없습니다",
+                "no durable volume or object-store target for checkpoints",
+            ),
+        )
         for workload in chosen
         if not has_durable_target(workload) and not is_benchmark(workload)
     ]
-    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), "multi-node GPU training workloads")
+    subject = text("여러 노드 GPU 학습 워크로드", "multi-node GPU training workloads")
+    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), subject)

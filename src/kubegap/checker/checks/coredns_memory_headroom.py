@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, not_applicable, passed, text
 from kubegap.checker.checks.coredns_redundancy import is_dns
@@ -53,7 +54,9 @@ CHECK = CheckMeta(
 def run(snapshot: Snapshot) -> Iterator[Finding]:
     dns = [d for d in snapshot.of("apps/Deployment") if is_dns(d)]
     if not dns:
-        yield not_applicable(CHECK, "no CoreDNS/kube-dns Deployment")
+        yield not_applicable(
+            CHECK, message("CoreDNS/kube-dns Deployment가 없습니다", "no CoreDNS/kube-dns Deployment")
+        )
         return
     for deployment in dns:
         limits = [
@@ -65,6 +68,16 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         tight = [limit for limit in limits if limit is not None and limit < UPSTREAM_LIMIT]
         if tight:
             shown = f"{int(min(tight) / 1024**2)}Mi"
-            yield failed(CHECK, ref(deployment), f"CoreDNS memory limit is {shown}", {"memory_limit": shown})
+            said = message(
+                "CoreDNS 메모리 한도가 {limit}입니다", "CoreDNS memory limit is {limit}", limit=shown
+            )
+            yield failed(CHECK, ref(deployment), said, {"memory_limit": shown})
         else:
-            yield passed(CHECK, ref(deployment), "CoreDNS has at least the upstream memory limit")
+            yield passed(
+                CHECK,
+                ref(deployment),
+                message(
+                    "CoreDNS 메모리 한도가 업스트림 기본값 이상입니다",
+                    "CoreDNS has at least the upstream memory limit",
+                ),
+            )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, not_applicable, passed, text
 from kubegap.checker.extract import daemonsets, dig, integer, mapping, nodes, ref, selector_matches
@@ -70,10 +71,33 @@ def is_dns(deployment: KubeObject) -> bool:
     return labels.get("k8s-app") == "kube-dns" or name in ("coredns", "kube-dns")
 
 
+def _dns_gap(replicas: int, guarded: bool) -> Message:
+    """What is missing: a second replica, a PodDisruptionBudget, or both."""
+    if replicas < 2 and not guarded:
+        return message(
+            "클러스터 DNS가 복제본 {replicas}개뿐이고 PodDisruptionBudget도 없습니다",
+            "cluster DNS has {replicas} replica and no PodDisruptionBudget",
+            replicas=replicas,
+        )
+    if replicas < 2:
+        return message(
+            "클러스터 DNS가 복제본 {replicas}개뿐입니다",
+            "cluster DNS has {replicas} replica",
+            replicas=replicas,
+        )
+    return message("클러스터 DNS에 PodDisruptionBudget이 없습니다", "cluster DNS has no PodDisruptionBudget")
+
+
 def run(snapshot: Snapshot) -> Iterator[Finding]:
     dns = [d for d in snapshot.of("apps/Deployment") if is_dns(d)]
     if not dns:
-        yield not_applicable(CHECK, "no CoreDNS/kube-dns Deployment (DNS may be managed outside the cluster)")
+        yield not_applicable(
+            CHECK,
+            message(
+                "CoreDNS/kube-dns Deployment가 없습니다(DNS를 클러스터 밖에서 관리할 수 있습니다)",
+                "no CoreDNS/kube-dns Deployment (DNS may be managed outside the cluster)",
+            ),
+        )
         return
     budgets = snapshot.of("policy/PodDisruptionBudget")
     for deployment in dns:
@@ -89,23 +113,27 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             and selector_matches(labels, dig(pdb, "spec", "selector"))
             for pdb in budgets
         )
-        problems = ([f"{replicas} replica"] if replicas < 2 else []) + (
-            [] if guarded else ["no PodDisruptionBudget"]
-        )
         evidence: dict[str, object] = {"replicas": replicas, "pdb": guarded}
-        if problems:
-            yield failed(CHECK, ref(deployment), f"cluster DNS has {' and '.join(problems)}", evidence)
+        if replicas < 2 or not guarded:
+            yield failed(CHECK, ref(deployment), _dns_gap(replicas, guarded), evidence)
         else:
-            yield passed(
-                CHECK, ref(deployment), f"cluster DNS runs {replicas} replicas under a PDB", evidence
+            said = message(
+                "클러스터 DNS가 PDB 아래에서 복제본 {replicas}개로 돕니다",
+                "cluster DNS runs {replicas} replicas under a PDB",
+                replicas=replicas,
             )
+            yield passed(CHECK, ref(deployment), said, evidence)
     node_count = len(nodes(snapshot)) if snapshot.status_of("Node").status is Coverage.read else 0
     has_cache = any(ds.role == "nodelocaldns" for ds in daemonsets(snapshot))
     if node_count >= LARGE_CLUSTER and not has_cache:
         yield failed(
             CHECK,
             None,
-            f"{node_count} nodes and no NodeLocal DNSCache",
+            message(
+                "노드가 {nodes}대인데 NodeLocal DNSCache가 없습니다",
+                "{nodes} nodes and no NodeLocal DNSCache",
+                nodes=node_count,
+            ),
             {"nodes": node_count},
             severity=Severity.low,
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, not_applicable, passed, text
 from kubegap.checker.extract import GPU_STACK_ROLES, daemonsets, dig, integer, percent_or_count
@@ -56,7 +57,7 @@ CHECK = CheckMeta(
 def run(snapshot: Snapshot) -> Iterator[Finding]:
     views = daemonsets(snapshot)
     if not views:
-        yield not_applicable(CHECK, "no DaemonSets")
+        yield not_applicable(CHECK, message("DaemonSet이 없습니다", "no DaemonSets"))
         return
     risky = 0
     for ds in views:
@@ -77,9 +78,22 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         yield failed(
             CHECK,
             ds.ref,
-            f"rollout may take down {value} of {ds.ref.name}'s pods at once",
+            message(
+                "롤아웃 한 번에 {name}의 파드 {value}가 동시에 내려갈 수 있습니다",
+                "rollout may take down {value} of {name}'s pods at once",
+                value=str(value),
+                name=ds.ref.name,
+            ),
             {"maxUnavailable": value, "desired": desired, "role": ds.role or "other"},
             severity=Severity.high if critical_agent else None,
         )
     if not risky:
-        yield passed(CHECK, None, f"all {len(views)} DaemonSets roll out gradually")
+        yield passed(
+            CHECK,
+            None,
+            message(
+                "DaemonSet {count}개 모두 조금씩 롤아웃합니다",
+                "all {count} DaemonSets roll out gradually",
+                count=len(views),
+            ),
+        )

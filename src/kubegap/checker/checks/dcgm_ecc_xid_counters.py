@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import crd_state, failed, not_applicable, passed, text, unknown
 from kubegap.checker.extract import container_env, containers, daemonsets, dig, items, mapping, strings
@@ -19,6 +20,11 @@ REQUIRED = {
     "ECC double-bit errors": ("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "DCGM_FI_DEV_ECC_DBE_AGG_TOTAL"),
     "XID errors": ("DCGM_FI_DEV_XID_ERRORS",),
     "row-remap failures": ("DCGM_FI_DEV_ROW_REMAP_FAILURE", "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS"),
+}
+_KOREAN_LABELS = {
+    "ECC double-bit errors": "ECC 더블비트 오류",
+    "XID errors": "XID 오류",
+    "row-remap failures": "행 재매핑 실패",
 }
 
 CHECK = CheckMeta(
@@ -117,31 +123,57 @@ def _mounted_configmap(exporter: DaemonSetView, path: str) -> str:
     return ""
 
 
+def _configmap_source(name: str) -> Message:
+    return message("ConfigMap {name}", "ConfigMap {name}", name=name)
+
+
 def _counters_of(
     exporter: DaemonSetView, maps: dict[tuple[str, str], KubeObject]
-) -> tuple[set[str] | None, str]:
+) -> tuple[set[str] | None, Message]:
     path, api_source = _collectors_path(exporter)
     if api_source and ":" in api_source:
         namespace, name = api_source.split(":", 1)
-        return _configmap_counters(maps, namespace, name), f"ConfigMap {api_source}"
+        return _configmap_counters(maps, namespace, name), _configmap_source(api_source)
     configmap = _mounted_configmap(exporter, path) if path else ""
     if configmap:
-        return _configmap_counters(maps, exporter.namespace, configmap), f"ConfigMap {configmap} ({path})"
-    return set(BUILT_IN_COUNTERS), f"built-in counters file {path or 'default-counters.csv'}"
+        return _configmap_counters(maps, exporter.namespace, configmap), _configmap_source(
+            f"{configmap} ({path})"
+        )
+    built_in = message(
+        "기본 제공 카운터 파일 {path}", "built-in counters file {path}", path=path or "default-counters.csv"
+    )
+    return set(BUILT_IN_COUNTERS), built_in
 
 
-def _judge(obj: ObjectRef, counters: set[str] | None, source: str) -> Finding:
+def _judge(obj: ObjectRef, counters: set[str] | None, source: Message) -> Finding:
+    """`source` names where the counters come from; Korean sentences take it before a particle."""
+    ko_source, en_source = source.render("ko"), str(source)
     if counters is None:
-        return unknown(CHECK, obj, f"counters come from {source}, which is not in the snapshot")
+        said = message(
+            "카운터를 {ko:에서} 읽는데, 스냅숏에 그것이 없습니다",
+            "counters come from {en}, which is not in the snapshot",
+            ko=ko_source,
+            en=en_source,
+        )
+        return unknown(CHECK, obj, said)
     missing = [label for label, names in REQUIRED.items() if not counters & set(names)]
     if missing:
-        return failed(
-            CHECK,
-            obj,
-            f"{source} does not export {', '.join(missing)}",
-            {"missing": missing, "source": source},
+        said = message(
+            "{ko:이} {ko_missing} 카운터를 내보내지 않습니다",
+            "{en} does not export {missing}",
+            ko=ko_source,
+            en=en_source,
+            missing=", ".join(missing),
+            ko_missing=", ".join(_KOREAN_LABELS.get(label, label) for label in missing),
         )
-    return passed(CHECK, obj, f"{source} exports ECC, XID and row-remap counters", {"source": source})
+        return failed(CHECK, obj, said, {"missing": missing, "source": en_source})
+    said = message(
+        "{ko:이} ECC, XID, 행 재매핑 카운터를 모두 내보냅니다",
+        "{en} exports ECC, XID and row-remap counters",
+        ko=ko_source,
+        en=en_source,
+    )
+    return passed(CHECK, obj, said, {"source": en_source})
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
@@ -163,8 +195,18 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             "ClusterPolicy", str(dig(policy, "metadata", "name") or ""), api_version="nvidia.com/v1"
         )
         if name:
-            yield _judge(obj, _configmap_counters(maps, "", name), f"ConfigMap {name}")
+            yield _judge(obj, _configmap_counters(maps, "", name), _configmap_source(name))
         elif not exporters:
-            yield _judge(obj, set(BUILT_IN_COUNTERS), "the GPU Operator's built-in dcp-metrics-included.csv")
+            built_in = message(
+                "GPU Operator 기본 파일 dcp-metrics-included.csv",
+                "the GPU Operator's built-in dcp-metrics-included.csv",
+            )
+            yield _judge(obj, set(BUILT_IN_COUNTERS), built_in)
     if not exporters and not policies:
-        yield not_applicable(CHECK, "no dcgm-exporter DaemonSet or GPU Operator ClusterPolicy")
+        yield not_applicable(
+            CHECK,
+            message(
+                "dcgm-exporter DaemonSet도, GPU Operator ClusterPolicy도 없습니다",
+                "no dcgm-exporter DaemonSet or GPU Operator ClusterPolicy",
+            ),
+        )

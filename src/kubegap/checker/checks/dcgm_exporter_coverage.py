@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import GPU_NODE_NOTE, failed, not_applicable, passed, sample, text
 from kubegap.checker.extract import daemonsets, gpu_nodes, integer, placement_blockers
@@ -56,7 +57,11 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
     if not exporters:
         yield not_applicable(
             CHECK,
-            "no dcgm-exporter DaemonSet (gpu-health-agent judges whether another agent covers the nodes)",
+            message(
+                "dcgm-exporter DaemonSet이 없습니다"
+                "(다른 에이전트가 노드를 맡는지는 gpu-health-agent가 판단합니다)",
+                "no dcgm-exporter DaemonSet (gpu-health-agent judges whether another agent covers the nodes)",
+            ),
         )
         return
     reachable: dict[str, list[str]] = {}
@@ -73,7 +78,11 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         yield failed(
             CHECK,
             node.ref,
-            f"no dcgm-exporter pod can be scheduled on GPU node {name}",
+            message(
+                "GPU 노드 {name}에 dcgm-exporter 파드가 하나도 스케줄될 수 없습니다",
+                "no dcgm-exporter pod can be scheduled on GPU node {name}",
+                name=name,
+            ),
             {"blockers": reasons},
         )
     not_ready = False
@@ -84,7 +93,13 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             yield failed(
                 CHECK,
                 exporter.ref,
-                f"{exporter.ref.display()} has {ready} of {desired} pods ready",
+                message(
+                    "{name}의 파드 {desired}개 중 {ready}개만 준비되었습니다",
+                    "{name} has {ready} of {desired} pods ready",
+                    name=exporter.ref.display(),
+                    ready=ready,
+                    desired=desired,
+                ),
                 {"desired": desired, "ready": ready},
                 severity=Severity.medium,
             )
@@ -93,6 +108,10 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         yield passed(
             CHECK,
             None,
-            f"dcgm-exporter can reach all {len(nodes)} GPU nodes",
+            message(
+                "dcgm-exporter가 GPU 노드 {count}대 모두에 닿습니다",
+                "dcgm-exporter can reach all {count} GPU nodes",
+                count=len(nodes),
+            ),
             {"nodes": sample(list(reachable))},
         )

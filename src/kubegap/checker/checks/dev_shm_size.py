@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import (
     failed,
@@ -82,15 +83,31 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 continue
             size = shm_size_bytes(template.spec)
             if size is None or size < MIN_BYTES:
-                shown = "not mounted (64 MiB default)" if size is None else f"{int(size / 1024**2)} MiB"
                 role = f" ({template.role})" if template.role else ""
                 problems.append(
                     failed(
                         CHECK,
                         workload.owner,
-                        f"/dev/shm{role} is {shown}",
+                        _shm_message(role, size),
                         {"role": template.role, "gpus": template.gpus},
                     )
                 )
                 break
-    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), "GPU workloads")
+    yield from workload_verdicts(
+        CHECK, snapshot, problems, len(chosen), text("GPU 워크로드", "GPU workloads")
+    )
+
+
+def _shm_message(role: str, size: float | None) -> Message:
+    if size is None:
+        return message(
+            "/dev/shm{role}이 마운트되지 않았습니다(기본 64 MiB)",
+            "/dev/shm{role} is not mounted (64 MiB default)",
+            role=role,
+        )
+    return message(
+        "/dev/shm{role}이 {size} MiB입니다",
+        "/dev/shm{role} is {size} MiB",
+        role=role,
+        size=int(size / 1024**2),
+    )

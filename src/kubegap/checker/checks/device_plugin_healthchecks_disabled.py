@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import crd_state, failed, not_applicable, passed, text
 from kubegap.checker.extract import container_env, containers, daemonsets, dig, items, ref
@@ -57,9 +58,22 @@ def _disabled(value: str) -> bool:
 
 def _judge(obj: ObjectRef, value: str | None) -> Finding:
     if value is not None and _disabled(value):
-        return failed(CHECK, obj, f"{VARIABLE}={value} turns off XID health checks", {VARIABLE: value})
+        said = message(
+            "{variable}={value} 설정이 XID 상태 점검을 끕니다",
+            "{variable}={value} turns off XID health checks",
+            variable=VARIABLE,
+            value=value,
+        )
+        return failed(CHECK, obj, said, {VARIABLE: value})
     shown = "unset" if value is None else value
-    return passed(CHECK, obj, f"device-plugin health checks are on ({VARIABLE} {shown})", {VARIABLE: shown})
+    said = message(
+        "device-plugin 상태 점검이 켜져 있습니다({variable} {ko_value})",
+        "device-plugin health checks are on ({variable} {value})",
+        variable=VARIABLE,
+        value=shown,
+        ko_value="미설정" if value is None else value,
+    )
+    return passed(CHECK, obj, said, {VARIABLE: shown})
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
@@ -80,4 +94,10 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             }
             yield _judge(ref(policy), env.get(VARIABLE))
     if not seen:
-        yield not_applicable(CHECK, "no NVIDIA device-plugin DaemonSet or ClusterPolicy")
+        yield not_applicable(
+            CHECK,
+            message(
+                "NVIDIA device-plugin DaemonSet도, ClusterPolicy도 없습니다",
+                "no NVIDIA device-plugin DaemonSet or ClusterPolicy",
+            ),
+        )

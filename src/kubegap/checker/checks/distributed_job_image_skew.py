@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, gpu_workloads, text, workload_verdicts
 from kubegap.checker.extract import WORKLOAD_KINDS, containers
@@ -71,6 +72,16 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         if len(set(images.values())) > 1:
             evidence: dict[str, object] = {"images": images}
             problems.append(
-                failed(CHECK, workload.owner, f"GPU roles run {len(set(images.values()))} images", evidence)
+                failed(
+                    CHECK,
+                    workload.owner,
+                    message(
+                        "GPU 역할들이 서로 다른 이미지 {count}개를 씁니다",
+                        "GPU roles run {count} images",
+                        count=len(set(images.values())),
+                    ),
+                    evidence,
+                )
             )
-    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), "multi-node GPU workloads")
+    subject = text("여러 노드 GPU 워크로드", "multi-node GPU workloads")
+    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), subject)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, not_applicable, passed, sample, text
 from kubegap.checker.extract import dig, items, ref
@@ -61,21 +62,39 @@ def _finished(job: KubeObject) -> bool:
 def run(snapshot: Snapshot) -> Iterator[Finding]:
     jobs = [job for job in snapshot.of("batch/Job") if controller_owner(job) is None]
     if not jobs:
-        yield not_applicable(CHECK, "no standalone Jobs")
+        yield not_applicable(CHECK, message("단독 Job이 없습니다", "no standalone Jobs"))
         return
     lacking = [job for job in jobs if dig(job, "spec", "ttlSecondsAfterFinished") is None]
     if snapshot.mode == "manifests":
         for job in lacking:
-            yield failed(CHECK, ref(job), "Job has no ttlSecondsAfterFinished: it stays after it finishes")
+            said = message(
+                "Job에 ttlSecondsAfterFinished가 없어 끝난 뒤에도 남습니다",
+                "Job has no ttlSecondsAfterFinished: it stays after it finishes",
+            )
+            yield failed(CHECK, ref(job), said)
         if not lacking:
-            yield passed(CHECK, None, f"all {len(jobs)} Jobs clean up after themselves")
+            said = message(
+                "Job {count}개 모두 끝나면 스스로 정리됩니다",
+                "all {count} Jobs clean up after themselves",
+                count=len(jobs),
+            )
+            yield passed(CHECK, None, said)
         return
     piled = [job for job in lacking if _finished(job)]
     names = [f"{dig(job, 'metadata', 'namespace')}/{dig(job, 'metadata', 'name')}" for job in piled]
     evidence: dict[str, object] = {"finished_without_ttl": len(piled), "examples": sample(names)}
     if len(piled) > PILE_UP:
-        yield failed(
-            CHECK, None, f"{len(piled)} finished Jobs without ttlSecondsAfterFinished remain", evidence
+        said = message(
+            "ttlSecondsAfterFinished 없이 끝난 Job이 {count}개 남아 있습니다",
+            "{count} finished Jobs without ttlSecondsAfterFinished remain",
+            count=len(piled),
         )
+        yield failed(CHECK, None, said, evidence)
     else:
-        yield passed(CHECK, None, f"{len(piled)} finished Jobs without a TTL (threshold {PILE_UP})", evidence)
+        said = message(
+            "TTL 없이 끝난 Job이 {count}개입니다(기준 {threshold}개)",
+            "{count} finished Jobs without a TTL (threshold {threshold})",
+            count=len(piled),
+            threshold=PILE_UP,
+        )
+        yield passed(CHECK, None, said, evidence)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, not_applicable, passed, text
 from kubegap.checker.extract import ref
@@ -52,15 +53,27 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
     objects = {str((fs.get("metadata") or {}).get("name") or ""): fs for fs in snapshot.of(FLOW_SCHEMA)}
     custom = [schema for schema in flow_schemas(snapshot) if schema.name not in DEFAULT_FLOW_SCHEMAS]
     if not custom:
-        yield not_applicable(CHECK, "no custom FlowSchemas")
+        yield not_applicable(CHECK, message("직접 만든 FlowSchema가 없습니다", "no custom FlowSchemas"))
         return
     exempt = [schema for schema in custom if schema.priority_level == "exempt"]
     for schema in exempt:
         yield failed(
             CHECK,
             ref(objects[schema.name]),
-            f"FlowSchema {schema.name} bypasses APF (exempt)",
+            message(
+                "FlowSchema {name:이} APF를 건너뜁니다(exempt)",
+                "FlowSchema {name} bypasses APF (exempt)",
+                name=schema.name,
+            ),
             {"priorityLevel": "exempt"},
         )
     if not exempt:
-        yield passed(CHECK, None, f"none of {len(custom)} custom FlowSchemas is exempt")
+        yield passed(
+            CHECK,
+            None,
+            message(
+                "직접 만든 FlowSchema {count}개 가운데 exempt는 없습니다",
+                "none of {count} custom FlowSchemas is exempt",
+                count=len(custom),
+            ),
+        )

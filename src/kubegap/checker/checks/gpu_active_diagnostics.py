@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import GPU_NODE_NOTE, failed, not_applicable, passed, text
 from kubegap.checker.extract import containers, daemonsets, gpu_nodes, strings, templates
@@ -39,7 +40,7 @@ CHECK = CheckMeta(
     ),
     remediation=text(
         "유휴 노드나 작업 시작 전에 dcgmi diag(레벨 2~3), NCCL all-reduce 테스트를 돌리는 CronJob이나 IBM "
-        "Autopilot, NVSentinel, SageMaker HyperPod deep health check 같은 도구를 두고, 결과를 노드 "
+        "Autopilot, NVSentinel, SageMaker HyperPod 심층 상태 확인 같은 도구를 두고, 결과를 노드 "
         "라벨이나 condition으로 남기세요.",
         "Run dcgmi diag (level 2-3) and an NCCL all-reduce test on idle nodes or before jobs, through a "
         "CronJob or a tool such as IBM Autopilot, NVSentinel or SageMaker HyperPod deep health checks, and "
@@ -94,11 +95,16 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             "runners": sorted(set(runners))[:10],
             "nodes_with_results": len(labelled),
         }
-        yield passed(CHECK, None, "active GPU diagnostics are in place", evidence)
+        said = message("능동 GPU 진단이 돌고 있습니다", "active GPU diagnostics are in place")
+        yield passed(CHECK, None, said, evidence)
     else:
         yield failed(
             CHECK,
             None,
-            f"nothing runs active diagnostics on {len(nodes)} GPU nodes",
+            message(
+                "GPU 노드 {count}대에서 능동 진단을 돌리는 것이 없습니다",
+                "nothing runs active diagnostics on {count} GPU nodes",
+                count=len(nodes),
+            ),
             {"gpu_nodes": len(nodes)},
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import GPU_NODE_NOTE, failed, not_applicable, passed, text
 from kubegap.checker.extract import gpu_nodes, integer
@@ -51,12 +52,20 @@ CHECK = CheckMeta(
 )
 
 
-def _problems(node: NodeView) -> list[str]:
+def _problems(node: NodeView) -> list[Message]:
     problems = []
     for resource, capacity in node.gpu_capacity.items():
         allocatable = node.gpu_allocatable.get(resource, 0)
         if allocatable < capacity:
-            problems.append(f"{resource}: allocatable {allocatable} < capacity {capacity}")
+            problems.append(
+                message(
+                    "{resource}: 할당 가능 {allocatable}개 < 용량 {capacity}개",
+                    "{resource}: allocatable {allocatable} < capacity {capacity}",
+                    resource=resource,
+                    allocatable=allocatable,
+                    capacity=capacity,
+                )
+            )
     uses_mig = node.labels.get("nvidia.com/mig.strategy", "none") != "none" or any(
         resource.startswith("nvidia.com/mig-") for resource in node.gpu_capacity
     )
@@ -64,7 +73,13 @@ def _problems(node: NodeView) -> list[str]:
     installed = node.gpu_capacity.get("nvidia.com/gpu", 0)
     if not uses_mig and counted > 0 and installed < counted:
         problems.append(
-            f"nvidia.com/gpu capacity {installed} < {counted} GPUs labelled by GPU Feature Discovery"
+            message(
+                "nvidia.com/gpu capacity {installed}개가 "
+                "GPU Feature Discovery 레이블의 GPU {counted}개보다 적습니다",
+                "nvidia.com/gpu capacity {installed} < {counted} GPUs labelled by GPU Feature Discovery",
+                installed=installed,
+                counted=counted,
+            )
         )
     return problems
 
@@ -79,6 +94,15 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         problems = _problems(node)
         if problems:
             failing += 1
-            yield failed(CHECK, node.ref, f"{node.name}: {problems[0]}", {"problems": problems})
+            said = message("{name}:", "{name}:", name=node.name) + problems[0]
+            yield failed(CHECK, node.ref, said, {"problems": [str(problem) for problem in problems]})
     if not failing:
-        yield passed(CHECK, None, f"all {len(nodes)} GPU nodes offer every installed GPU")
+        yield passed(
+            CHECK,
+            None,
+            message(
+                "GPU 노드 {count}대 모두 설치된 GPU를 전부 내놓습니다",
+                "all {count} GPU nodes offer every installed GPU",
+                count=len(nodes),
+            ),
+        )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import crd_state, failed, not_applicable, passed, text
 from kubegap.checker.extract import classify, container_env, containers, daemonsets, dig, items, ref
@@ -61,8 +62,21 @@ CHECK = CheckMeta(
 
 def _judge(obj: ObjectRef, value: str | None) -> Finding:
     if value is not None and value.strip().lower() in TRUE:
-        return failed(CHECK, obj, f"{VARIABLE}={value}: a daemon-reload can detach GPUs from containers")
-    return passed(CHECK, obj, "/dev/char symlinks for NVIDIA devices are created")
+        said = message(
+            "{variable}={value}: daemon-reload 한 번에 컨테이너에서 GPU가 떨어져 나갈 수 있습니다",
+            "{variable}={value}: a daemon-reload can detach GPUs from containers",
+            variable=VARIABLE,
+            value=value,
+        )
+        return failed(CHECK, obj, said)
+    return passed(
+        CHECK,
+        obj,
+        message(
+            "NVIDIA 장치의 /dev/char 심볼릭 링크가 만들어집니다",
+            "/dev/char symlinks for NVIDIA devices are created",
+        ),
+    )
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
@@ -84,4 +98,10 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             }
             yield _judge(ref(policy), env.get(VARIABLE))
     if not seen:
-        yield not_applicable(CHECK, "no GPU Operator validator, driver DaemonSet or ClusterPolicy")
+        yield not_applicable(
+            CHECK,
+            message(
+                "GPU Operator validator도, 드라이버 DaemonSet도, ClusterPolicy도 없습니다",
+                "no GPU Operator validator, driver DaemonSet or ClusterPolicy",
+            ),
+        )

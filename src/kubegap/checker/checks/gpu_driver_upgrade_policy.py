@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import joined, message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import crd_state, failed, not_applicable, passed, text
 from kubegap.checker.extract import dig, integer, mapping, percent_or_count, ref
@@ -68,22 +69,33 @@ def _judge(obj: KubeObject) -> Finding:
     policy = _policy(obj)
     if policy.get("autoUpgrade") is not True:
         return passed(
-            CHECK, ref(obj), "driver auto-upgrade is off: upgrades are done by hand", {"autoUpgrade": False}
+            CHECK,
+            ref(obj),
+            message(
+                "드라이버 자동 업그레이드가 꺼져 있어 업그레이드는 사람이 합니다",
+                "driver auto-upgrade is off: upgrades are done by hand",
+            ),
+            {"autoUpgrade": False},
         )
     problems = []
     if "maxParallelUpgrades" in policy and integer(policy.get("maxParallelUpgrades"), 1) == 0:
-        problems.append("maxParallelUpgrades is 0 (no limit)")
+        problems.append(
+            message("maxParallelUpgrades가 0입니다(제한 없음)", "maxParallelUpgrades is 0 (no limit)")
+        )
     unavailable = policy.get("maxUnavailable", "25%")
     fraction = percent_or_count(unavailable, 100) if isinstance(unavailable, str) else None
     if fraction is not None and fraction >= 0.5:
-        problems.append(f"maxUnavailable is {unavailable}")
+        problems.append(
+            message("maxUnavailable이 {value}입니다", "maxUnavailable is {value}", value=str(unavailable))
+        )
     evidence: dict[str, object] = {
         "maxParallelUpgrades": policy.get("maxParallelUpgrades", "(default 1)"),
         "maxUnavailable": unavailable,
     }
     if problems:
-        return failed(CHECK, ref(obj), "; ".join(problems), evidence)
-    return passed(CHECK, ref(obj), "driver auto-upgrade is rate-limited", evidence)
+        return failed(CHECK, ref(obj), joined(problems), evidence)
+    said = message("드라이버 자동 업그레이드 속도가 제한되어 있습니다", "driver auto-upgrade is rate-limited")
+    return passed(CHECK, ref(obj), said, evidence)
 
 
 def _manages_driver(obj: KubeObject) -> bool:
@@ -96,4 +108,10 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
     for obj in managed:
         yield _judge(obj)
     if not managed:
-        yield not_applicable(CHECK, "no GPU Operator ClusterPolicy or NVIDIADriver that manages the driver")
+        yield not_applicable(
+            CHECK,
+            message(
+                "드라이버를 관리하는 GPU Operator ClusterPolicy나 NVIDIADriver가 없습니다",
+                "no GPU Operator ClusterPolicy or NVIDIADriver that manages the driver",
+            ),
+        )

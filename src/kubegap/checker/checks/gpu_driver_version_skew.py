@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import (
     GPU_NODE_NOTE,
@@ -86,7 +87,14 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             pool = node.pool or f"nvidia.com/gpu.product={node.labels.get('nvidia.com/gpu.product', '?')}"
             pools[pool][version].append(node.name)
     if not pools:
-        yield unknown(CHECK, None, "no GPU node has GPU Feature Discovery driver labels")
+        yield unknown(
+            CHECK,
+            None,
+            message(
+                "GPU Feature Discovery 드라이버 레이블이 붙은 GPU 노드가 없습니다",
+                "no GPU node has GPU Feature Discovery driver labels",
+            ),
+        )
         return
     for pool, versions in sorted(pools.items()):
         if len(versions) > 1:
@@ -97,8 +105,20 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             yield failed(
                 CHECK,
                 None,
-                f"pool {pool} runs {len(versions)} driver versions: {', '.join(sorted(versions))}",
+                message(
+                    "풀 {pool}에서 드라이버 버전 {count}개가 섞여 돕니다: {versions}",
+                    "pool {pool} runs {count} driver versions: {versions}",
+                    pool=pool,
+                    count=len(versions),
+                    versions=", ".join(sorted(versions)),
+                ),
                 evidence,
             )
         else:
-            yield passed(CHECK, None, f"pool {pool} runs one driver version {next(iter(versions))}")
+            said = message(
+                "풀 {pool:은} 드라이버 버전 {version} 하나로 돕니다",
+                "pool {pool} runs one driver version {version}",
+                pool=pool,
+                version=next(iter(versions)),
+            )
+            yield passed(CHECK, None, said)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import GPU_NODE_NOTE, failed, not_applicable, passed, sample, text
 from kubegap.checker.extract import gpu_nodes
@@ -68,20 +69,36 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         yield failed(
             CHECK,
             None,
-            f"none of {len(nodes)} GPU nodes carries a GPU health condition",
+            message(
+                "GPU 노드 {count}대 중 GPU 상태 컨디션을 단 노드가 없습니다",
+                "none of {count} GPU nodes carries a GPU health condition",
+                count=len(nodes),
+            ),
             {"gpu_nodes": len(nodes)},
         )
         return
     evidence: dict[str, object] = {"condition_types": sorted(types), "nodes_with_signal": len(signalled)}
     yield passed(
-        CHECK, None, f"{len(signalled)} of {len(nodes)} GPU nodes publish GPU health conditions", evidence
+        CHECK,
+        None,
+        message(
+            "GPU 노드 {total}대 중 {count}대가 GPU 상태 컨디션을 냅니다",
+            "{count} of {total} GPU nodes publish GPU health conditions",
+            count=len(signalled),
+            total=len(nodes),
+        ),
+        evidence,
     )
     unsignalled = [node.name for node in nodes if node.name not in set(signalled)]
     if unsignalled:
         yield failed(
             CHECK,
             None,
-            f"{len(unsignalled)} GPU nodes publish no GPU health condition while others do",
+            message(
+                "다른 노드와 달리 GPU 노드 {count}대는 GPU 상태 컨디션을 내지 않습니다",
+                "{count} GPU nodes publish no GPU health condition while others do",
+                count=len(unsignalled),
+            ),
             {"nodes": sample(unsignalled)},
             severity=Severity.low,
         )

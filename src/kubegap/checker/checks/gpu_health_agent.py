@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import GPU_NODE_NOTE, failed, not_applicable, passed, sample, text
 from kubegap.checker.extract import GPU_HEALTH_ROLES, gpu_nodes, pod_index
@@ -62,8 +63,23 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         if agents:
             covered.append(node.name)
         else:
-            yield failed(CHECK, node.ref, f"GPU node {node.name} runs no GPU health agent")
+            yield failed(
+                CHECK,
+                node.ref,
+                message(
+                    "GPU 노드 {name}에 GPU 상태 에이전트가 돌지 않습니다",
+                    "GPU node {name} runs no GPU health agent",
+                    name=node.name,
+                ),
+            )
     if len(covered) == len(nodes):
         yield passed(
-            CHECK, None, f"all {len(nodes)} GPU nodes run a GPU health agent", {"nodes": sample(covered)}
+            CHECK,
+            None,
+            message(
+                "GPU 노드 {count}대 모두 GPU 상태 에이전트가 돕니다",
+                "all {count} GPU nodes run a GPU health agent",
+                count=len(nodes),
+            ),
+            {"nodes": sample(covered)},
         )

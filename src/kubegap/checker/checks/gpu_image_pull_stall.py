@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import GPU_NODE_NOTE, failed, not_applicable, passed, sample, text
 from kubegap.checker.extract import daemonsets, gpu_nodes
@@ -73,7 +74,15 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         return
     huge = [node for node in nodes if node.largest_image[1] > HUGE]
     if not huge:
-        yield passed(CHECK, None, f"no image over 10 GiB on {len(nodes)} GPU nodes")
+        yield passed(
+            CHECK,
+            None,
+            message(
+                "GPU 노드 {count}대에 10 GiB가 넘는 이미지가 없습니다",
+                "no image over 10 GiB on {count} GPU nodes",
+                count=len(nodes),
+            ),
+        )
         return
     prepull = [
         ds.ref.display()
@@ -88,11 +97,24 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
     }
     if prepull:
         evidence["prepull"] = prepull
-        yield passed(CHECK, None, f"{name} ({evidence['gib']} GiB) is pre-pulled by {prepull[0]}", evidence)
+        said = message(
+            "{image}({gib} GiB)를 {prepull:이} 미리 받아 둡니다",
+            "{image} ({gib} GiB) is pre-pulled by {prepull}",
+            image=name,
+            gib=str(evidence["gib"]),
+            prepull=prepull[0],
+        )
+        yield passed(CHECK, None, said, evidence)
     else:
         yield failed(
             CHECK,
             None,
-            f"{len(huge)} GPU nodes hold {name} ({evidence['gib']} GiB) with no pre-pull",
+            message(
+                "GPU 노드 {count}대에 {image}({gib} GiB)가 있는데 미리 받아 두는 장치가 없습니다",
+                "{count} GPU nodes hold {image} ({gib} GiB) with no pre-pull",
+                count=len(huge),
+                image=name,
+                gib=str(evidence["gib"]),
+            ),
             evidence,
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, gpu_workloads, text, workload_verdicts
 from kubegap.checker.extract import WORKLOAD_KINDS, dig, items
@@ -37,7 +38,7 @@ CHECK = CheckMeta(
     remediation=text(
         "Job/JobSet의 replicatedJobs에 activeDeadlineSeconds를, PyTorchJob 등은 "
         "runPolicy.activeDeadlineSeconds를, RayJob은 spec.activeDeadlineSeconds를 예상 실행 시간보다 "
-        "넉넉히 두고, 진행 상황(step) 기반 감시도 함께 두세요.",
+        "넉넉히 두고, 진행 단계 기반 감시도 함께 두세요.",
         "Set activeDeadlineSeconds (Job, JobSet replicatedJobs), runPolicy.activeDeadlineSeconds "
         "(PyTorchJob and friends) or spec.activeDeadlineSeconds (RayJob) comfortably above the expected "
         "run time, and add a progress (step) watchdog too.",
@@ -86,10 +87,15 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         failed(
             CHECK,
             workload.owner,
-            f"{workload.pods}-pod GPU job has no activeDeadlineSeconds",
+            message(
+                "파드 {pods}개짜리 GPU 잡에 activeDeadlineSeconds가 없습니다",
+                "{pods}-pod GPU job has no activeDeadlineSeconds",
+                pods=workload.pods,
+            ),
             {"pods": workload.pods},
         )
         for workload in chosen
         if deadline(workload) is None
     ]
-    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), "multi-node GPU jobs")
+    subject = text("여러 노드 GPU 잡", "multi-node GPU jobs")
+    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), subject)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, gpu_workloads, text, workload_verdicts
 from kubegap.checker.extract import WORKLOAD_KINDS, dig, integer, items
@@ -68,10 +69,13 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             failed(
                 CHECK,
                 workload.owner,
-                "node disruptions count as Job failures (no DisruptionTarget rule)",
+                message(
+                    "노드 중단이 Job 실패로 셈해집니다(DisruptionTarget 규칙 없음)",
+                    "node disruptions count as Job failures (no DisruptionTarget rule)",
+                ),
                 evidence,
             )
         )
     yield from workload_verdicts(
-        CHECK, snapshot, problems, len(chosen), "GPU Jobs", ("batch/Job", "batch/CronJob")
+        CHECK, snapshot, problems, len(chosen), text("GPU Job", "GPU Jobs"), ("batch/Job", "batch/CronJob")
     )

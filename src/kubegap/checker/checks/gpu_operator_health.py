@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import crd_state, failed, not_applicable, passed, text, unknown
 from kubegap.checker.extract import dig, nodes, ref
@@ -62,18 +63,41 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
     failed_nodes = [node for node in nodes(snapshot) if node.labels.get(UPGRADE_LABEL) == "upgrade-failed"]
     for node in failed_nodes:
         yield failed(
-            CHECK, node.ref, f"driver upgrade failed on {node.name}", {UPGRADE_LABEL: "upgrade-failed"}
+            CHECK,
+            node.ref,
+            message(
+                "{name}에서 드라이버 업그레이드가 실패했습니다",
+                "driver upgrade failed on {name}",
+                name=node.name,
+            ),
+            {UPGRADE_LABEL: "upgrade-failed"},
         )
     for policy in policies:
         state = str(dig(policy, "status", "state") or "")
+        kind = str(policy.get("kind"))
         if state == "ready":
-            yield passed(CHECK, ref(policy), f"{policy.get('kind')} is ready")
+            yield passed(CHECK, ref(policy), message("{kind:이} ready입니다", "{kind} is ready", kind=kind))
         elif not state:
-            yield unknown(CHECK, ref(policy), f"{policy.get('kind')} has no status.state yet")
+            said = message(
+                "{kind}에 아직 status.state가 없습니다", "{kind} has no status.state yet", kind=kind
+            )
+            yield unknown(CHECK, ref(policy), said)
         else:
-            yield failed(CHECK, ref(policy), f"{policy.get('kind')} state is {state}", {"state": state})
+            said = message("{kind} 상태가 {state}입니다", "{kind} state is {state}", kind=kind, state=state)
+            yield failed(CHECK, ref(policy), said, {"state": state})
     if not policies and not failed_nodes:
         if states["nvidia.com/ClusterPolicy"] == "unread":
-            yield unknown(CHECK, None, "ClusterPolicy objects could not be read")
+            yield unknown(
+                CHECK,
+                None,
+                message(
+                    "ClusterPolicy 오브젝트를 읽지 못했습니다", "ClusterPolicy objects could not be read"
+                ),
+            )
         else:
-            yield not_applicable(CHECK, "the NVIDIA GPU Operator is not installed")
+            yield not_applicable(
+                CHECK,
+                message(
+                    "NVIDIA GPU Operator가 설치되어 있지 않습니다", "the NVIDIA GPU Operator is not installed"
+                ),
+            )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import GPU_NODE_NOTE, failed, not_applicable, passed, text
 from kubegap.checker.extract import dig, gpu_nodes, gpus_requested, mapping, pod_index
@@ -68,15 +69,39 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             spare[pool].append(node.name)
     judged = {pool: members for pool, members in pools.items() if len(members) >= MIN_POOL}
     if not judged:
-        yield not_applicable(CHECK, f"no GPU pool with {MIN_POOL} or more nodes")
+        yield not_applicable(
+            CHECK,
+            message(
+                "노드가 {count}대 이상인 GPU 풀이 없습니다",
+                "no GPU pool with {count} or more nodes",
+                count=MIN_POOL,
+            ),
+        )
         return
     for pool, members in sorted(judged.items()):
         evidence: dict[str, object] = {"pool": pool, "nodes": len(members), "spare": len(spare[pool])}
         if spare[pool]:
             yield passed(
-                CHECK, None, f"pool {pool} has {len(spare[pool])} spare of {len(members)} nodes", evidence
+                CHECK,
+                None,
+                message(
+                    "풀 {pool}의 노드 {total}대 중 {spare}대가 비어 있습니다",
+                    "pool {pool} has {spare} spare of {total} nodes",
+                    pool=pool,
+                    spare=len(spare[pool]),
+                    total=len(members),
+                ),
+                evidence,
             )
         else:
             yield failed(
-                CHECK, None, f"all {len(members)} nodes of pool {pool} are busy or fenced: no spare", evidence
+                CHECK,
+                None,
+                message(
+                    "풀 {pool}의 노드 {total}대가 모두 일하고 있거나 격리되어 예비 노드가 없습니다",
+                    "all {total} nodes of pool {pool} are busy or fenced: no spare",
+                    pool=pool,
+                    total=len(members),
+                ),
+                evidence,
             )

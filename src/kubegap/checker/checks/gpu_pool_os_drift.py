@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import (
     GPU_NODE_NOTE,
@@ -71,7 +72,14 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         if kernel or image:
             pools[node.pool or "(no pool label)"][f"{image} / {kernel}"].append(node.name)
     if not pools:
-        yield unknown(CHECK, None, "GPU nodes report no nodeInfo kernel or OS image")
+        yield unknown(
+            CHECK,
+            None,
+            message(
+                "GPU 노드가 nodeInfo에 커널도 OS 이미지도 알리지 않습니다",
+                "GPU nodes report no nodeInfo kernel or OS image",
+            ),
+        )
         return
     for pool, builds in sorted(pools.items()):
         if len(builds) > 1:
@@ -79,6 +87,15 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 "pool": pool,
                 "builds": {b: sample(n, 5) for b, n in builds.items()},
             }
-            yield failed(CHECK, None, f"pool {pool} runs {len(builds)} OS/kernel builds", evidence)
+            said = message(
+                "풀 {pool}에서 OS/커널 빌드 {count}개가 섞여 돕니다",
+                "pool {pool} runs {count} OS/kernel builds",
+                pool=pool,
+                count=len(builds),
+            )
+            yield failed(CHECK, None, said, evidence)
         else:
-            yield passed(CHECK, None, f"pool {pool} runs one OS/kernel build")
+            said = message(
+                "풀 {pool:은} OS/커널 빌드 하나로 돕니다", "pool {pool} runs one OS/kernel build", pool=pool
+            )
+            yield passed(CHECK, None, said)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, gpu_workloads, text, unknown, workload_verdicts
+from kubegap.checker.coverage_text import status_label
 from kubegap.checker.extract import dig, integer, mapping, selector_matches
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Coverage, Snapshot
@@ -62,7 +64,16 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
     ]
     coverage = snapshot.status_of(PDB).status
     if chosen and coverage not in (Coverage.read, Coverage.absent):
-        yield unknown(CHECK, None, f"PodDisruptionBudgets could not be read ({coverage.value})")
+        yield unknown(
+            CHECK,
+            None,
+            message(
+                "PodDisruptionBudget을 읽지 못했습니다({ko_status})",
+                "PodDisruptionBudgets could not be read ({status})",
+                status=coverage.value,
+                ko_status=status_label(coverage.value, "ko"),
+            ),
+        )
         return
     budgets = [
         (str(dig(pdb, "metadata", "namespace") or ""), dig(pdb, "spec", "selector"))
@@ -79,7 +90,15 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         if not any(ns == namespace and selector_matches(labels, selector) for ns, selector in budgets):
             replicas = integer(dig(workload.obj, "spec", "replicas"), 1)
             problems.append(
-                failed(CHECK, workload.owner, f"{replicas} GPU replicas with no PodDisruptionBudget")
+                failed(
+                    CHECK,
+                    workload.owner,
+                    message(
+                        "GPU 복제본 {replicas}개에 PodDisruptionBudget이 없습니다",
+                        "{replicas} GPU replicas with no PodDisruptionBudget",
+                        replicas=replicas,
+                    ),
+                )
             )
-    subject = "multi-replica GPU serving workloads"
+    subject = text("복제본이 여럿인 GPU 서빙 워크로드", "multi-replica GPU serving workloads")
     yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), subject, SERVING_KINDS)

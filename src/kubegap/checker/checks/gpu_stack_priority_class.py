@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import crd_state, failed, not_applicable, passed, text, unknown
 from kubegap.checker.extract import GPU_STACK_ROLES, daemonsets, dig, integer
@@ -57,16 +58,42 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
     }
     stack = [ds for ds in daemonsets(snapshot) if ds.role in GPU_STACK_ROLES]
     if not stack:
-        yield not_applicable(CHECK, "no GPU stack DaemonSet (driver, device plugin, DCGM, NPD)")
+        yield not_applicable(
+            CHECK,
+            message(
+                "GPU 스택 DaemonSet(드라이버, device plugin, DCGM, NPD)이 없습니다",
+                "no GPU stack DaemonSet (driver, device plugin, DCGM, NPD)",
+            ),
+        )
         return
     for ds in stack:
         name = str(ds.spec.get("priorityClassName") or "")
         evidence: dict[str, object] = {"role": ds.role, "priorityClassName": name or "(none)"}
         if name in CRITICAL or values.get(name, 0) >= HIGH_PRIORITY:
-            yield passed(CHECK, ds.ref, f"{ds.role} runs at priority class {name}", evidence)
+            said = message(
+                "{role:은} PriorityClass {name:로} 돕니다",
+                "{role} runs at priority class {name}",
+                role=ds.role,
+                name=name,
+            )
+            yield passed(CHECK, ds.ref, said, evidence)
         elif name and name not in values and crd_state(snapshot, "scheduling.k8s.io/PriorityClass") != "read":
             yield unknown(
-                CHECK, ds.ref, f"{ds.role} uses priority class {name}, whose value was not read", evidence
+                CHECK,
+                ds.ref,
+                message(
+                    "{role:은} PriorityClass {name:을} 쓰지만 그 값을 읽지 못했습니다",
+                    "{role} uses priority class {name}, whose value was not read",
+                    role=ds.role,
+                    name=name,
+                ),
+                evidence,
             )
         else:
-            yield failed(CHECK, ds.ref, f"{ds.role} {ds.ref.name} has no high priority class", evidence)
+            said = message(
+                "{role} {name}에 높은 PriorityClass가 없습니다",
+                "{role} {name} has no high priority class",
+                role=ds.role,
+                name=ds.ref.name,
+            )
+            yield failed(CHECK, ds.ref, said, evidence)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, not_applicable, passed, text, unknown
 from kubegap.checker.checks.rdma_allocatable_zero import is_rdma_resource
@@ -56,7 +57,13 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         or any(is_rdma_resource(str(k)) and integer(v) > 0 for k, v in node.capacity.items())
     ]
     if not fabric_nodes:
-        yield not_applicable(CHECK, "no node with InfiniBand/RDMA resources or conditions")
+        yield not_applicable(
+            CHECK,
+            message(
+                "InfiniBand/RDMA 리소스나 컨디션이 있는 노드가 없습니다",
+                "no node with InfiniBand/RDMA resources or conditions",
+            ),
+        )
         return
     observed = 0
     failing = 0
@@ -69,12 +76,27 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             yield failed(
                 CHECK,
                 node.ref,
-                f"{node.name} reports {', '.join(bad)}",
+                message(
+                    "{name:이} {conditions:을} 알립니다",
+                    "{name} reports {conditions}",
+                    name=node.name,
+                    conditions=", ".join(bad),
+                ),
                 {"conditions": bad, "fenced": node.fenced},
             )
     if failing:
         return
     if observed:
-        yield passed(CHECK, None, f"no InfiniBand link problem on {observed} nodes that report link health")
+        said = message(
+            "링크 상태를 알리는 노드 {count}대에 InfiniBand 링크 문제가 없습니다",
+            "no InfiniBand link problem on {count} nodes that report link health",
+            count=observed,
+        )
+        yield passed(CHECK, None, said)
     else:
-        yield unknown(CHECK, None, f"{len(fabric_nodes)} RDMA nodes publish no InfiniBand link condition")
+        said = message(
+            "RDMA 노드 {count}대가 InfiniBand 링크 컨디션을 내지 않습니다",
+            "{count} RDMA nodes publish no InfiniBand link condition",
+            count=len(fabric_nodes),
+        )
+        yield unknown(CHECK, None, said)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, gpu_workloads, text, workload_verdicts
 from kubegap.checker.extract import WORKLOAD_KINDS, dig, integer
@@ -57,10 +58,18 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 failed(
                     CHECK,
                     workload.owner,
-                    "the first child Job failure ends the JobSet (maxRestarts 0)",
+                    message(
+                        "자식 Job 하나만 실패해도 JobSet 전체가 끝납니다(maxRestarts 0)",
+                        "the first child Job failure ends the JobSet (maxRestarts 0)",
+                    ),
                     evidence,
                 )
             )
     yield from workload_verdicts(
-        CHECK, snapshot, problems, len(chosen), "GPU JobSets", ("jobset.x-k8s.io/JobSet",)
+        CHECK,
+        snapshot,
+        problems,
+        len(chosen),
+        text("GPU JobSet", "GPU JobSets"),
+        ("jobset.x-k8s.io/JobSet",),
     )

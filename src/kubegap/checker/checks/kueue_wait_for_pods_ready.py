@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import yaml
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import crd_state, failed, not_applicable, passed, text, unknown
 from kubegap.checker.extract import mapping, ref
@@ -76,15 +77,28 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             yield passed(
                 CHECK,
                 ref(config_map),
-                f"waitForPodsReady on (timeout {wait.get('timeout', 'default')})",
+                message(
+                    "waitForPodsReady가 켜져 있습니다(timeout {ko_timeout})",
+                    "waitForPodsReady on (timeout {timeout})",
+                    timeout=str(wait.get("timeout", "default")),
+                    ko_timeout=str(wait.get("timeout", "기본값")),
+                ),
                 evidence,
             )
         else:
-            yield failed(CHECK, ref(config_map), "waitForPodsReady is not enabled", evidence)
+            said = message("waitForPodsReady가 켜져 있지 않습니다", "waitForPodsReady is not enabled")
+            yield failed(CHECK, ref(config_map), said, evidence)
     if configs:
         return
     queues = any(crd_state(snapshot, kind) == "read" and snapshot.of(kind) for kind in QUEUE_KINDS)
     if queues:
-        yield unknown(CHECK, None, "Kueue queues exist but its configuration ConfigMap was not found")
+        yield unknown(
+            CHECK,
+            None,
+            message(
+                "Kueue 큐는 있지만 설정 ConfigMap을 찾지 못했습니다",
+                "Kueue queues exist but its configuration ConfigMap was not found",
+            ),
+        )
     else:
-        yield not_applicable(CHECK, "Kueue is not installed")
+        yield not_applicable(CHECK, message("Kueue가 설치되어 있지 않습니다", "Kueue is not installed"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, not_applicable, passed, text
 from kubegap.checker.extract import containers, daemonsets, integer, strings
@@ -72,7 +73,7 @@ def flags(ds: DaemonSetView) -> dict[str, list[str]]:
 def run(snapshot: Snapshot) -> Iterator[Finding]:
     kureds = [ds for ds in daemonsets(snapshot) if ds.role == "kured"]
     if not kureds:
-        yield not_applicable(CHECK, "no kured DaemonSet")
+        yield not_applicable(CHECK, message("kured DaemonSet이 없습니다", "no kured DaemonSet"))
         return
     for ds in kureds:
         given = flags(ds)
@@ -87,7 +88,11 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             yield failed(
                 CHECK,
                 ds.ref,
-                f"kured reboots up to {concurrency} nodes at once",
+                message(
+                    "kured가 노드를 한 번에 {count}대까지 재부팅합니다",
+                    "kured reboots up to {count} nodes at once",
+                    count=concurrency,
+                ),
                 evidence,
                 severity=Severity.high,
             )
@@ -95,10 +100,20 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             yield failed(
                 CHECK,
                 ds.ref,
-                "kured has no --blocking-pod-selector: it reboots nodes running training pods",
+                message(
+                    "kured에 --blocking-pod-selector가 없어 학습 파드가 도는 노드도 재부팅합니다",
+                    "kured has no --blocking-pod-selector: it reboots nodes running training pods",
+                ),
                 evidence,
             )
         else:
             yield passed(
-                CHECK, ds.ref, "kured reboots one node at a time and waits for blocking pods", evidence
+                CHECK,
+                ds.ref,
+                message(
+                    "kured가 노드를 한 대씩 재부팅하고 "
+                    "--blocking-pod-selector에 걸리는 파드가 끝나기를 기다립니다",
+                    "kured reboots one node at a time and waits for blocking pods",
+                ),
+                evidence,
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, gpu_workloads, text, unknown, workload_verdicts
 from kubegap.checker.extract import WORKLOAD_KINDS, dig, mapping
@@ -114,13 +115,25 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         if setting == "off":
             continue
         if setting == "on" or _namespace_injects(namespaces.get(namespace, {})):
-            problems.append(failed(CHECK, workload.owner, "a mesh sidecar will sit in front of NCCL traffic"))
+            said = message(
+                "메시 사이드카가 NCCL 트래픽 앞에 끼어듭니다",
+                "a mesh sidecar will sit in front of NCCL traffic",
+            )
+            problems.append(failed(CHECK, workload.owner, said))
         elif namespace not in namespaces and not namespaces_read:
             undecided.append(
-                unknown(CHECK, workload.owner, "namespace labels not visible; the template does not opt out")
+                unknown(
+                    CHECK,
+                    workload.owner,
+                    message(
+                        "네임스페이스 레이블이 보이지 않고, 템플릿도 사이드카 주입을 끄지 않습니다",
+                        "namespace labels not visible; the template does not opt out",
+                    ),
+                )
             )
     if problems or undecided:
         yield from problems
         yield from undecided
     else:
-        yield from workload_verdicts(CHECK, snapshot, [], len(chosen), "multi-node GPU workloads")
+        subject = text("여러 노드 GPU 워크로드", "multi-node GPU workloads")
+        yield from workload_verdicts(CHECK, snapshot, [], len(chosen), subject)

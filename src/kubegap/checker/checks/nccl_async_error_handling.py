@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, gpu_workloads, merged_env, text, workload_verdicts
 from kubegap.checker.extract import WORKLOAD_KINDS
@@ -69,8 +70,14 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 failed(
                     CHECK,
                     workload.owner,
-                    f"{found[0]}=0: a dead rank leaves the others hanging",
+                    message(
+                        "{variable}=0: 죽은 랭크 하나가 나머지를 멈춘 채로 둡니다",
+                        "{variable}=0: a dead rank leaves the others hanging",
+                        variable=found[0],
+                    ),
                     {found[0]: "0"},
                 )
             )
-    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), "GPU workloads")
+    yield from workload_verdicts(
+        CHECK, snapshot, problems, len(chosen), text("GPU 워크로드", "GPU workloads")
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import (
     failed,
@@ -72,8 +73,20 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 "TORCH_NCCL_TRACE_BUFFER_SIZE": env.get("TORCH_NCCL_TRACE_BUFFER_SIZE", "(unset)"),
             }
             problems.append(
-                failed(CHECK, workload.owner, "a hang would leave no NCCL flight-recorder dump", evidence)
+                failed(
+                    CHECK,
+                    workload.owner,
+                    message(
+                        "행이 걸려도 NCCL 플라이트 레코더 덤프가 남지 않습니다",
+                        "a hang would leave no NCCL flight-recorder dump",
+                    ),
+                    evidence,
+                )
             )
     yield from workload_verdicts(
-        CHECK, snapshot, problems, len(chosen), "multi-node PyTorch GPU training workloads"
+        CHECK,
+        snapshot,
+        problems,
+        len(chosen),
+        text("여러 노드 PyTorch GPU 학습 워크로드", "multi-node PyTorch GPU training workloads"),
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, gpu_workloads, merged_env, text, workload_verdicts
 from kubegap.checker.extract import WORKLOAD_KINDS, quantity
@@ -69,7 +70,16 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         if found:
             problems.append(
                 failed(
-                    CHECK, workload.owner, f"NCCL watchdog weakened: {', '.join(found)}", {"settings": found}
+                    CHECK,
+                    workload.owner,
+                    message(
+                        "NCCL 워치독이 약해졌습니다: {settings}",
+                        "NCCL watchdog weakened: {settings}",
+                        settings=", ".join(found),
+                    ),
+                    {"settings": found},
                 )
             )
-    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), "GPU workloads")
+    yield from workload_verdicts(
+        CHECK, snapshot, problems, len(chosen), text("GPU 워크로드", "GPU workloads")
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import crd_state, failed, not_applicable, passed, text, unknown
 from kubegap.checker.extract import dig, items, ref
@@ -47,11 +48,23 @@ CHECK = CheckMeta(
 def run(snapshot: Snapshot) -> Iterator[Finding]:
     state = crd_state(snapshot, KIND)
     if state == "unread":
-        yield unknown(CHECK, None, "NicClusterPolicy objects could not be read")
+        yield unknown(
+            CHECK,
+            None,
+            message(
+                "NicClusterPolicy 오브젝트를 읽지 못했습니다", "NicClusterPolicy objects could not be read"
+            ),
+        )
         return
     policies = snapshot.of(KIND)
     if not policies:
-        yield not_applicable(CHECK, "the NVIDIA Network Operator is not installed")
+        yield not_applicable(
+            CHECK,
+            message(
+                "NVIDIA Network Operator가 설치되어 있지 않습니다",
+                "the NVIDIA Network Operator is not installed",
+            ),
+        )
         return
     for policy in policies:
         status = str(dig(policy, "status", "state") or "")
@@ -62,8 +75,13 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         ]
         evidence: dict[str, object] = {"state": status or "(none)", "not_ready": pending}
         if status == "ready":
-            yield passed(CHECK, ref(policy), "NicClusterPolicy is ready", evidence)
+            said = message("NicClusterPolicy가 ready입니다", "NicClusterPolicy is ready")
+            yield passed(CHECK, ref(policy), said, evidence)
         elif not status:
-            yield unknown(CHECK, ref(policy), "NicClusterPolicy has no status yet", evidence)
+            said = message("NicClusterPolicy에 아직 상태 값이 없습니다", "NicClusterPolicy has no status yet")
+            yield unknown(CHECK, ref(policy), said, evidence)
         else:
-            yield failed(CHECK, ref(policy), f"NicClusterPolicy state is {status}", evidence)
+            said = message(
+                "NicClusterPolicy 상태가 {state}입니다", "NicClusterPolicy state is {state}", state=status
+            )
+            yield failed(CHECK, ref(policy), said, evidence)

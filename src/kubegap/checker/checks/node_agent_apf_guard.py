@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, not_applicable, passed, text
 from kubegap.checker.checks.node_agent_cluster_wide_reads import RBAC_KINDS, heavy_agents
@@ -58,7 +59,13 @@ CHECK = CheckMeta(
 def run(snapshot: Snapshot) -> Iterator[Finding]:
     heavy = heavy_agents(snapshot)
     if not heavy:
-        yield not_applicable(CHECK, "no DaemonSet reads pods or endpoints cluster-wide")
+        yield not_applicable(
+            CHECK,
+            message(
+                "클러스터 전체의 파드나 엔드포인트를 읽는 DaemonSet이 없습니다",
+                "no DaemonSet reads pods or endpoints cluster-wide",
+            ),
+        )
         return
     for ds, resources in heavy:
         schema = dedicated_level_for(snapshot, ds.namespace, ds.service_account)
@@ -66,13 +73,26 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         if schema is not None:
             evidence: dict[str, object] = {"flowSchema": schema.name, "priorityLevel": schema.priority_level}
             yield passed(
-                CHECK, ds.ref, f"{account} is routed to priority level {schema.priority_level}", evidence
+                CHECK,
+                ds.ref,
+                message(
+                    "{account:은} 우선순위 수준 {level:로} 보내집니다",
+                    "{account} is routed to priority level {level}",
+                    account=account,
+                    level=schema.priority_level,
+                ),
+                evidence,
             )
         else:
             evidence = {"serviceAccount": account, "resources": resources}
             yield failed(
                 CHECK,
                 ds.ref,
-                f"no FlowSchema bounds {account}, which lists {', '.join(resources)} from every node",
+                message(
+                    "모든 노드에서 {resources:을} 나열하는 {account:을} 묶어 두는 FlowSchema가 없습니다",
+                    "no FlowSchema bounds {account}, which lists {resources} from every node",
+                    account=account,
+                    resources=", ".join(resources),
+                ),
                 evidence,
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, not_applicable, passed, text
 from kubegap.checker.extract import cluster_wide_reads, daemonsets
@@ -81,7 +82,7 @@ def heavy_agents(snapshot: Snapshot) -> list[tuple[DaemonSetView, list[str]]]:
 def run(snapshot: Snapshot) -> Iterator[Finding]:
     views = daemonsets(snapshot)
     if not views:
-        yield not_applicable(CHECK, "no DaemonSets")
+        yield not_applicable(CHECK, message("DaemonSet이 없습니다", "no DaemonSets"))
         return
     heavy = heavy_agents(snapshot)
     for ds, resources in heavy:
@@ -92,8 +93,21 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         yield failed(
             CHECK,
             ds.ref,
-            f"every pod of {ds.ref.name} may list/watch {', '.join(resources)} cluster-wide",
+            message(
+                "{name}의 파드 하나하나가 클러스터 전체의 {resources:을} list/watch할 수 있습니다",
+                "every pod of {name} may list/watch {resources} cluster-wide",
+                name=ds.ref.name,
+                resources=", ".join(resources),
+            ),
             evidence,
         )
     if not heavy:
-        yield passed(CHECK, None, f"none of {len(views)} DaemonSets may list pods or endpoints cluster-wide")
+        yield passed(
+            CHECK,
+            None,
+            message(
+                "DaemonSet {count}개 중 클러스터 전체의 파드나 엔드포인트를 나열할 수 있는 것은 없습니다",
+                "none of {count} DaemonSets may list pods or endpoints cluster-wide",
+                count=len(views),
+            ),
+        )

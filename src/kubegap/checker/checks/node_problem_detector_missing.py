@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, not_applicable, passed, text
 from kubegap.checker.extract import daemonsets, nodes
@@ -50,14 +51,24 @@ CHECK = CheckMeta(
 def run(snapshot: Snapshot) -> Iterator[Finding]:
     all_nodes = nodes(snapshot)
     if not all_nodes:
-        yield not_applicable(CHECK, "no nodes in this snapshot")
+        yield not_applicable(CHECK, message("이 입력에는 노드가 없습니다", "no nodes in this snapshot"))
         return
     agents = [ds.ref.display() for ds in daemonsets(snapshot) if ds.role in EQUIVALENTS]
     if agents:
-        yield passed(CHECK, None, "node problems are detected", {"agents": agents})
+        said = message("노드 문제를 감지하는 에이전트가 있습니다", "node problems are detected")
+        yield passed(CHECK, None, said, {"agents": agents})
         return
     managed = [node.name for node in all_nodes if any(label in node.labels for label in BUILT_IN_LABELS)]
     if len(managed) == len(all_nodes):
-        yield passed(CHECK, None, "nodes run a managed image with node-problem-detector built in")
+        said = message(
+            "노드가 node-problem-detector를 내장한 관리형 이미지로 돕니다",
+            "nodes run a managed image with node-problem-detector built in",
+        )
+        yield passed(CHECK, None, said)
     else:
-        yield failed(CHECK, None, f"nothing detects node problems on {len(all_nodes) - len(managed)} nodes")
+        said = message(
+            "노드 {count}대에서 노드 문제를 감지하는 것이 없습니다",
+            "nothing detects node problems on {count} nodes",
+            count=len(all_nodes) - len(managed),
+        )
+        yield failed(CHECK, None, said)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, not_applicable, passed, text
 from kubegap.checker.extract import integer, nodes
@@ -83,10 +84,22 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             yield failed(
                 CHECK,
                 node.ref,
-                f"{node.name} advertises {', '.join(dead)} but none is allocatable",
+                message(
+                    "{name:이} {resources:을} 내세우지만 할당할 수 있는 것이 하나도 없습니다",
+                    "{name} advertises {resources} but none is allocatable",
+                    name=node.name,
+                    resources=", ".join(dead),
+                ),
                 {"resources": dead},
             )
     if not examined:
-        yield not_applicable(CHECK, "no node advertises RDMA resources")
+        yield not_applicable(
+            CHECK, message("RDMA 리소스를 내세우는 노드가 없습니다", "no node advertises RDMA resources")
+        )
     elif not failing:
-        yield passed(CHECK, None, f"RDMA resources allocatable on all {examined} RDMA nodes")
+        said = message(
+            "RDMA 노드 {count}대 모두 RDMA 리소스를 할당할 수 있습니다",
+            "RDMA resources allocatable on all {count} RDMA nodes",
+            count=examined,
+        )
+        yield passed(CHECK, None, said)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, not_applicable, passed, text
 from kubegap.checker.extract import WORKLOAD_KINDS, dig, items, nodes, ref, templates
@@ -89,16 +90,37 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
     users = _users(snapshot)
     if not users:
         if next(templates(snapshot), None) is None and not any(snapshot.of(kind) for kind in CALICO_PEERS):
-            yield not_applicable(CHECK, "no workloads or Calico BGP peers")
+            yield not_applicable(
+                CHECK, message("워크로드도 Calico BGP peer도 없습니다", "no workloads or Calico BGP peers")
+            )
         else:
-            yield passed(CHECK, None, f"nothing selects nodes by {LABEL}")
+            said = message(
+                "{label}로 노드를 고르는 것이 없습니다", "nothing selects nodes by {label}", label=LABEL
+            )
+            yield passed(CHECK, None, said)
         return
     nodes_read = snapshot.status_of("Node").status is Coverage.read and bool(snapshot.of("Node"))
     labelled = sum(1 for node in nodes(snapshot) if LABEL in node.labels) if nodes_read else -1
     for user in users:
         if labelled == 0:
-            yield failed(CHECK, user, f"selects nodes by {LABEL}, which no node carries: it matches nothing")
+            said = message(
+                "어느 노드에도 없는 {label}로 노드를 골라 아무것도 고르지 못합니다",
+                "selects nodes by {label}, which no node carries: it matches nothing",
+                label=LABEL,
+            )
+            yield failed(CHECK, user, said)
         else:
-            state = f"{labelled} node(s) still carry it" if labelled > 0 else "node labels not read"
-            message = f"selects nodes by {LABEL} ({state}); it breaks when the label goes"
-            yield failed(CHECK, user, message, severity=Severity.medium if labelled > 0 else None)
+            if labelled > 0:
+                state = message(
+                    "노드 {count}대에 아직 붙어 있습니다", "{count} node(s) still carry it", count=labelled
+                )
+            else:
+                state = message("노드 레이블을 읽지 못했습니다", "node labels not read")
+            said = message(
+                "{label}로 노드를 고릅니다({ko_state}). 레이블이 없어지면 깨집니다",
+                "selects nodes by {label} ({en_state}); it breaks when the label goes",
+                label=LABEL,
+                ko_state=state.render("ko"),
+                en_state=str(state),
+            )
+            yield failed(CHECK, user, said, severity=Severity.medium if labelled > 0 else None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import crd_state, failed, not_applicable, passed, text
 from kubegap.checker.extract import dig, gpu_nodes, integer, ref, selector_matches
@@ -78,22 +79,43 @@ def _judge(plan: KubeObject, snapshot: Snapshot, nodes_read: bool) -> Finding:
         ]
         evidence["gpu_nodes_covered"] = len(covered)
         if not covered:
-            return passed(CHECK, ref(plan), "the Plan selects no GPU node", evidence)
+            return passed(
+                CHECK,
+                ref(plan),
+                message("이 Plan은 GPU 노드를 고르지 않습니다", "the Plan selects no GPU node"),
+                evidence,
+            )
         allowed = max(1, math.floor(len(covered) * MAX_POOL_FRACTION))
         if concurrency > allowed:
             return failed(
-                CHECK, ref(plan), f"upgrades {concurrency} of {len(covered)} GPU nodes at once", evidence
+                CHECK,
+                ref(plan),
+                message(
+                    "GPU 노드 {total}대 중 {count}대를 한 번에 업그레이드합니다",
+                    "upgrades {count} of {total} GPU nodes at once",
+                    count=concurrency,
+                    total=len(covered),
+                ),
+                evidence,
             )
     if not protects:
-        return failed(CHECK, ref(plan), "upgrades nodes without cordon or drain", evidence)
-    return passed(
-        CHECK, ref(plan), f"upgrades at most {concurrency} node(s) at a time with cordon/drain", evidence
+        said = message(
+            "cordon이나 drain 없이 노드를 업그레이드합니다", "upgrades nodes without cordon or drain"
+        )
+        return failed(CHECK, ref(plan), said, evidence)
+    said = message(
+        "cordon/drain을 거쳐 한 번에 최대 {count}대씩 업그레이드합니다",
+        "upgrades at most {count} node(s) at a time with cordon/drain",
+        count=concurrency,
     )
+    return passed(CHECK, ref(plan), said, evidence)
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
     if crd_state(snapshot, PLAN) != "read" or not snapshot.of(PLAN):
-        yield not_applicable(CHECK, "no system-upgrade-controller Plan")
+        yield not_applicable(
+            CHECK, message("system-upgrade-controller Plan이 없습니다", "no system-upgrade-controller Plan")
+        )
         return
     nodes_read = snapshot.status_of("Node").status is Coverage.read and bool(snapshot.of("Node"))
     for plan in snapshot.of(PLAN):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import GPU_NODE_NOTE, failed, not_applicable, passed, text, unknown
 from kubegap.checker.extract import gpu_nodes
@@ -67,10 +68,29 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         bad += 1
         evidence: dict[str, object] = {"signals": signals, "unschedulable": node.unschedulable}
         if node.fenced:
-            yield passed(CHECK, node.ref, f"{node.name} reports a GPU fault and is fenced off", evidence)
+            said = message(
+                "{name:이} GPU 고장을 알리고 격리되어 있습니다",
+                "{name} reports a GPU fault and is fenced off",
+                name=node.name,
+            )
+            yield passed(CHECK, node.ref, said, evidence)
         else:
-            yield failed(CHECK, node.ref, f"{node.name} reports a GPU fault but still accepts pods", evidence)
+            said = message(
+                "{name:이} GPU 고장을 알리는데도 아직 파드를 받습니다",
+                "{name} reports a GPU fault but still accepts pods",
+                name=node.name,
+            )
+            yield failed(CHECK, node.ref, said, evidence)
     if bad == 0 and observed == 0:
-        yield unknown(CHECK, None, "no GPU node publishes GPU health conditions, so faults cannot be seen")
+        said = message(
+            "GPU 상태 컨디션을 내는 GPU 노드가 없어 고장을 볼 수 없습니다",
+            "no GPU node publishes GPU health conditions, so faults cannot be seen",
+        )
+        yield unknown(CHECK, None, said)
     elif bad == 0:
-        yield passed(CHECK, None, f"no GPU fault reported on {observed} GPU nodes with health signals")
+        said = message(
+            "상태 신호를 내는 GPU 노드 {count}대에서 알려진 GPU 고장이 없습니다",
+            "no GPU fault reported on {count} GPU nodes with health signals",
+            count=observed,
+        )
+        yield passed(CHECK, None, said)

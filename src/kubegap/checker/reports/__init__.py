@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from kubegap.checker.reports.json_report import render_json, report_document
 from kubegap.checker.reports.markdown import render_markdown
+from kubegap.checker.reports.plain import render_plain, render_tsv
 from kubegap.checker.reports.sarif import render_sarif, sarif_document
 from kubegap.checker.reports.table import render_table
 from kubegap.checker.scan_report import ScanReport
 from kubegap.errors import UsageError
 
-FORMATS = ("table", "json", "markdown", "sarif")
+FORMATS = ("table", "plain", "tsv", "json", "markdown", "sarif")
 
 
 def render(
@@ -22,10 +23,15 @@ def render(
     base_url: str | None = None,
     *,
     color: bool = False,
+    width: int = 120,
 ) -> str:
-    """The report as text in the named format."""
+    """The report as text in the named format (`width` columns for the boxed table)."""
     if fmt == "table":
-        return render_table(report, lang, base_url, color=color)
+        return render_table(report, lang, base_url, color=color, width=width)
+    if fmt == "plain":
+        return render_plain(report, lang, base_url)
+    if fmt == "tsv":
+        return render_tsv(report, lang, base_url)
     if fmt == "json":
         return render_json(report, lang, base_url)
     if fmt == "markdown":

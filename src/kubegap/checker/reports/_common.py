@@ -20,6 +20,15 @@ def library_url(override: str | None = None) -> str:
     return (override or os.environ.get(LIBRARY_URL_ENV) or DEFAULT_LIBRARY_URL).rstrip("/")
 
 
+def link_base(override: str | None = None) -> str:
+    """Base URL of incident links in reports: the flag, then $KUBEGAP_LIBRARY_URL, else '' (none).
+
+    With no library server configured, a report links each incident to its public source instead of
+    a local address that is probably not running.
+    """
+    return (override or os.environ.get(LIBRARY_URL_ENV) or "").rstrip("/")
+
+
 def report_lang(lang: str | None) -> str:
     """Reports default to English (they end up in CI logs and PRs); Korean on request."""
     return normalize_lang(lang) if lang else "en"
@@ -33,19 +42,31 @@ class CitedIncident:
 
 
 @cache
-def _incident_titles() -> dict[str, tuple[str, str]]:
-    """id -> (ko title, en title); an unreadable knowledge base means no titles, never a failed report."""
+def _incident_titles() -> dict[str, tuple[str, str, str]]:
+    """id -> (ko title, en title, first source URL); an unreadable knowledge base means none, never a
+    failed report."""
     try:
         from kubegap.knowledge import load_knowledge
 
         knowledge = load_knowledge()
     except Exception:
         return {}
-    return {incident.id: (incident.title.ko, incident.title.en) for incident in knowledge.incidents}
+    return {
+        incident.id: (
+            incident.title.ko,
+            incident.title.en,
+            str(incident.sources[0].url) if incident.sources else "",
+        )
+        for incident in knowledge.incidents
+    }
 
 
 def cited_incidents(meta: CheckMeta, lang: str, base_url: str) -> list[CitedIncident]:
-    """The incidents a check cites that exist in the knowledge base, with title and library link."""
+    """The incidents a check cites that exist in the knowledge base, with title and link.
+
+    The link is the library page under `base_url`, or the incident's public source when `base_url`
+    is empty (no library server configured).
+    """
     titles = _incident_titles()
     cited = []
     for incident_id in meta.incidents:
@@ -53,7 +74,8 @@ def cited_incidents(meta: CheckMeta, lang: str, base_url: str) -> list[CitedInci
         if pair is None:
             continue
         title = pair[0] if lang == "ko" else pair[1]
-        cited.append(CitedIncident(incident_id, title, f"{base_url}/{lang}/incidents/{incident_id}"))
+        url = f"{base_url}/{lang}/incidents/{incident_id}" if base_url else pair[2]
+        cited.append(CitedIncident(incident_id, title, url))
     return cited
 
 

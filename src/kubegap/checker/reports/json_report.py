@@ -11,12 +11,13 @@ from typing import Any
 import orjson
 
 from kubegap.checker.finding import Finding
-from kubegap.checker.reports._common import cited_incidents, library_url, report_lang
+from kubegap.checker.reports._common import cited_incidents, link_base, report_lang
 from kubegap.checker.scan_report import CheckSummary, ScanReport
 from kubegap.redaction import redact_value
 
 
-def finding_document(finding: Finding) -> dict[str, Any]:
+def finding_document(finding: Finding, lang: str = "en") -> dict[str, Any]:
+    """A finding as JSON: `message` is the English sentence, `messageText` it in the report's language."""
     ref = finding.object
     return {
         "checkId": finding.check_id,
@@ -31,6 +32,7 @@ def finding_document(finding: Finding) -> dict[str, Any]:
             "line": ref.source_line,
         },
         "message": finding.message,
+        "messageText": finding.message_in(lang),
         "evidence": finding.evidence,
         "reason": finding.reason,
         "exemptedBy": finding.exempted_by,
@@ -75,7 +77,7 @@ def report_document(
 ) -> dict[str, Any]:
     """The report as a redacted plain dict, ready for JSON."""
     lang = report_lang(lang)
-    base = library_url(base_url)
+    base = link_base(base_url)
     document = {
         "schemaVersion": report.schema_version,
         "kubegapVersion": report.kubegap_version,
@@ -98,7 +100,7 @@ def report_document(
             "unreadable": _unreadable(report, lang),
         },
         "checks": [check_document(summary, lang, base) for summary in report.checks],
-        "findings": [finding_document(finding) for finding in report.findings],
+        "findings": [finding_document(finding, lang) for finding in report.findings],
         "coverage": [
             {
                 "kind": row.kind,

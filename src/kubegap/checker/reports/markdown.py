@@ -5,18 +5,20 @@ Long reports are cut (GitHub comments have a size limit) with a line saying how 
 
 from __future__ import annotations
 
+from kubegap.bilingual import render_any
+from kubegap.checker.coverage_text import detail_text, status_label
 from kubegap.checker.finding import Finding, Status
 from kubegap.checker.reports._common import (
     cited_incidents,
     count_label,
     evidence_text,
-    library_url,
+    link_base,
     one_line,
     report_lang,
 )
 from kubegap.checker.scan_report import COUNT_KEYS, ScanReport, is_open_fail, worst_first
 from kubegap.redaction import redact_text
-from kubegap.text import label
+from kubegap.text import label, report_phrase
 
 MAX_ROWS = 100
 
@@ -26,11 +28,12 @@ def _cell(text: str, limit: int = 300) -> str:
 
 
 def _finding_rows(findings: list[Finding], lang: str) -> list[str]:
-    rows = ["| Severity | Check | Object | Message |", "| --- | --- | --- | --- |"]
+    header = " | ".join(label(f"report.{key}", lang) for key in ("severity", "check", "object", "message"))
+    rows = [f"| {header} |", "| --- | --- | --- | --- |"]
     for finding in findings[:MAX_ROWS]:
-        message = finding.message
+        message = finding.message_in(lang)
         if finding.exempted_by:
-            message += f" (exempted: {finding.exempted_by})"
+            message += " " + report_phrase("exempted-by", lang, by=finding.exempted_by)
         evidence = evidence_text(finding, 160)
         if evidence:
             message += f" — `{evidence.replace('`', '')}`"
@@ -39,18 +42,19 @@ def _finding_rows(findings: list[Finding], lang: str) -> list[str]:
             f"| `{_cell(finding.object.display())}` | {_cell(message, 800)} |"
         )
     if len(findings) > MAX_ROWS:
-        rows.append(f"\n…and {len(findings) - MAX_ROWS} more (see the JSON or SARIF report).")
+        rows.append("\n" + report_phrase("more-rows-files", lang, count=len(findings) - MAX_ROWS))
     return rows
 
 
 def render_markdown(report: ScanReport, lang: str | None = "en", base_url: str | None = None) -> str:
     lang = report_lang(lang)
-    base = library_url(base_url)
+    base = link_base(base_url)
     counts = report.counts
     lines = [
         "## kubegap scan",
         "",
-        f"Source: {one_line(report.source)} ({report.mode}) · {report.finished_at}",
+        f"{label('report.source', lang)}: {one_line(render_any(report.source, lang))} "
+        f"({label('mode.' + report.mode, lang)}) · {report.finished_at}",
         "",
         " · ".join(f"**{counts[key]}** {count_label(key, lang)}" for key in COUNT_KEYS),
         "",
@@ -63,26 +67,27 @@ def render_markdown(report: ScanReport, lang: str | None = "en", base_url: str |
         finding for finding in report.findings if finding.status is Status.failed and finding.exempted_by
     ]
     if open_fails:
-        lines += ["### Gaps found", "", *_finding_rows(open_fails, lang), ""]
+        lines += [f"### {label('report.gaps', lang)}", "", *_finding_rows(open_fails, lang), ""]
     failing_checks = [summary for summary in worst_first(report.checks) if summary.status is Status.failed]
     if failing_checks:
-        lines += ["### How to fix", ""]
+        lines += [f"### {label('report.how-to-fix', lang)}", ""]
         for summary in failing_checks:
             meta = summary.meta
             lines.append(f"**`{meta.id}`: {one_line(meta.title.get(lang))}**  ")
             lines.append(one_line(meta.remediation.get(lang), 1500))
             for cited in cited_incidents(meta, lang, base):
-                lines.append(f"- Incident: [{one_line(cited.title)}]({cited.url})")
+                lines.append(f"- {label('report.incident', lang)}: [{one_line(cited.title)}]({cited.url})")
             lines.append("")
     unknown = [finding for finding in report.findings if finding.status is Status.unknown]
     if unknown:
-        lines += ["### Could not decide", "", "| Check | Reason | Message |", "| --- | --- | --- |"]
+        header = " | ".join(label(f"report.{key}", lang) for key in ("check", "reason", "message"))
+        lines += [f"### {label('report.undecided', lang)}", "", f"| {header} |", "| --- | --- | --- |"]
         for finding in unknown[:MAX_ROWS]:
-            lines.append(f"| `{finding.check_id}` | {finding.reason} | {_cell(finding.message)} |")
+            lines.append(f"| `{finding.check_id}` | {finding.reason} | {_cell(finding.message_in(lang))} |")
         lines.append("")
     if exempted:
         lines += [
-            "<details><summary>Exempted fails</summary>",
+            f"<details><summary>{label('report.exempted-fails', lang)}</summary>",
             "",
             *_finding_rows(exempted, lang),
             "",
@@ -91,12 +96,16 @@ def render_markdown(report: ScanReport, lang: str | None = "en", base_url: str |
         ]
     unread = [row for row in report.coverage if row.status != "read"]
     if unread:
-        lines += ["<details><summary>Coverage: what could not be read</summary>", ""]
-        lines += ["| Kind | Status | Detail |", "| --- | --- | --- |"]
-        lines += [f"| `{row.kind}` | {row.status} | {_cell(row.detail)} |" for row in unread]
+        header = " | ".join(label(f"report.{key}", lang) for key in ("kind", "status", "detail"))
+        lines += [f"<details><summary>{label('report.unread', lang)}</summary>", ""]
+        lines += [f"| {header} |", "| --- | --- | --- |"]
+        lines += [
+            f"| `{row.kind}` | {status_label(row.status, lang)} | {_cell(detail_text(row.detail, lang))} |"
+            for row in unread
+        ]
         lines += ["", "</details>", ""]
     if report.notes:
-        lines += ["<details><summary>Notes</summary>", ""]
-        lines += [f"- {one_line(note)}" for note in report.notes]
+        lines += [f"<details><summary>{label('report.note', lang)}</summary>", ""]
+        lines += [f"- {one_line(render_any(note, lang))}" for note in report.notes]
         lines += ["", "</details>", ""]
     return redact_text("\n".join(lines) + "\n", limit=60_000)

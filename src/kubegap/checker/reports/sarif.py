@@ -15,9 +15,10 @@ import orjson
 
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.finding import Finding, Severity, Status
-from kubegap.checker.reports._common import cited_incidents, library_url, report_lang
+from kubegap.checker.reports._common import cited_incidents, link_base, report_lang
 from kubegap.checker.scan_report import ScanReport
 from kubegap.redaction import redact_value
+from kubegap.text import label
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -41,7 +42,7 @@ _SECURITY_SEVERITY = {
 def _rule(meta: CheckMeta, lang: str, base_url: str) -> dict[str, Any]:
     incidents = cited_incidents(meta, lang, base_url)
     incident_lines = "".join(f"\n- [{cited.title}]({cited.url})" for cited in incidents)
-    markdown = f"{meta.why.get(lang)}\n\n**Remediation:** {meta.remediation.get(lang)}"
+    markdown = f"{meta.why.get(lang)}\n\n**{label('report.fix', lang)}:** {meta.remediation.get(lang)}"
     if incident_lines:
         markdown += f"\n\n**Incidents:**{incident_lines}"
     rule: dict[str, Any] = {
@@ -83,12 +84,12 @@ def _location(finding: Finding) -> dict[str, Any]:
     return location
 
 
-def _result(finding: Finding, rule_index: int) -> dict[str, Any]:
+def _result(finding: Finding, rule_index: int, lang: str) -> dict[str, Any]:
     result: dict[str, Any] = {
         "ruleId": finding.check_id,
         "ruleIndex": rule_index,
         "level": _LEVELS[finding.severity],
-        "message": {"text": f"{finding.object.display()}: {finding.message}"},
+        "message": {"text": f"{finding.object.display()}: {finding.message_in(lang)}"},
         "locations": [_location(finding)],
         "partialFingerprints": {"kubegapObject/v1": f"{finding.check_id}:{finding.object.display()}"},
         "properties": {"severity": finding.severity.value, "evidence": finding.evidence},
@@ -102,11 +103,11 @@ def sarif_document(
     report: ScanReport, lang: str | None = "en", base_url: str | None = None
 ) -> dict[str, Any]:
     lang = report_lang(lang)
-    base = library_url(base_url)
+    base = link_base(base_url)
     rules = [_rule(summary.meta, lang, base) for summary in report.checks]
     index = {rule["id"]: position for position, rule in enumerate(rules)}
     results = [
-        _result(finding, index[finding.check_id])
+        _result(finding, index[finding.check_id], lang)
         for finding in report.findings
         if finding.status is Status.failed and finding.check_id in index
     ]

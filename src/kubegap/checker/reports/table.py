@@ -13,17 +13,19 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from kubegap.bilingual import render_any
+from kubegap.checker.coverage_text import SECRETS_LINE, detail_text, status_label
 from kubegap.checker.finding import Finding, Status
 from kubegap.checker.reports._common import (
     cited_incidents,
     count_label,
     evidence_text,
-    library_url,
+    link_base,
     one_line,
     report_lang,
 )
 from kubegap.checker.scan_report import COUNT_KEYS, CheckSummary, ScanReport, worst_first
-from kubegap.text import label
+from kubegap.text import label, report_phrase
 
 MAX_ROWS_PER_CHECK = 50
 _STATUS_STYLE = {
@@ -52,17 +54,24 @@ def _severity_cell(severity: str, lang: str) -> str:
 
 
 def _summary_table(report: ScanReport, lang: str) -> Table:
-    table = Table(title="Checks", title_justify="left", show_lines=False, expand=False)
-    for column in ("Status", "Severity", "Check", "Title", "fail", "unknown", "pass"):
-        table.add_column(column, overflow="fold")
+    table = Table(title=label("report.checks", lang), title_justify="left", show_lines=False, expand=False)
+    for key in ("status", "severity"):
+        table.add_column(label(f"report.{key}", lang), no_wrap=True)
+    table.add_column(label("report.check", lang), no_wrap=True)  # an id is copied whole, never wrapped
+    table.add_column(label("report.title", lang), overflow="fold")
+    for key in ("fail", "unknown", "pass"):
+        table.add_column(count_label(key, lang), no_wrap=True)
     for summary in worst_first(report.checks):
         counts = summary.counts
+        exempted = ""
+        if counts["exempted"]:
+            exempted = report_phrase("plus-exempted", lang, count=counts["exempted"])
         table.add_row(
             _status_cell(summary.status.value, lang),
             _severity_cell(summary.meta.severity.value, lang),
             escape(summary.meta.id),
             _safe(summary.meta.title.get(lang), 120),
-            str(counts["fail"]) + (f" (+{counts['exempted']} exempted)" if counts["exempted"] else ""),
+            str(counts["fail"]) + exempted,
             str(counts["unknown"]),
             str(counts["pass"]),
         )
@@ -71,22 +80,29 @@ def _summary_table(report: ScanReport, lang: str) -> Table:
 
 def _findings_table(findings: list[Finding], lang: str) -> Table:
     table = Table(show_header=True, expand=False, box=None, pad_edge=False)
-    for column in ("Status", "Object", "Message", "Evidence"):
-        table.add_column(column, overflow="fold")
+    table.add_column(label("report.status", lang), no_wrap=True)
+    for key in ("object", "message", "evidence"):
+        table.add_column(label(f"report.{key}", lang), overflow="fold")
     for finding in findings[:MAX_ROWS_PER_CHECK]:
         status = "exempted" if finding.exempted_by else finding.status.value
-        message = finding.message + (f" [{finding.reason}]" if finding.reason else "")
-        if finding.exempted_by:
-            message += f" (exempted by {finding.exempted_by})"
         table.add_row(
             _status_cell(status, lang),
             _safe(finding.object.display(), 200),
-            _safe(message, 400),
+            _safe(finding_text(finding, lang), 400),
             escape(evidence_text(finding, 200)),
         )
     if len(findings) > MAX_ROWS_PER_CHECK:
-        table.add_row("", f"…and {len(findings) - MAX_ROWS_PER_CHECK} more", "", "")
+        more = report_phrase("more-rows", lang, count=len(findings) - MAX_ROWS_PER_CHECK)
+        table.add_row("", escape(more), "", "")
     return table
+
+
+def finding_text(finding: Finding, lang: str) -> str:
+    """The message in the reader's language, with the unknown reason and who exempted a fail."""
+    text = finding.message_in(lang) + (f" [{finding.reason}]" if finding.reason else "")
+    if finding.exempted_by:
+        text += " " + report_phrase("exempted-by", lang, by=finding.exempted_by)
+    return text
 
 
 def _print_check(
@@ -100,37 +116,45 @@ def _print_check(
     )
     console.print(_findings_table(findings, lang))
     if summary.status is Status.failed:
-        console.print(f"  [bold]Fix:[/] {_safe(meta.remediation.get(lang), 1500)}")
+        console.print(f"  [bold]{label('report.fix', lang)}:[/] {_safe(meta.remediation.get(lang), 1500)}")
     for cited in cited_incidents(meta, lang, base):
-        console.print(f"  [bold]Incident:[/] {_safe(cited.title, 200)} {escape(cited.url)}")
+        console.print(f"  [bold]{label('report.incident', lang)}:[/] {_safe(cited.title, 200)}")
+        console.print(f"    {escape(cited.url)}", soft_wrap=True)  # a link is never broken across lines
 
 
-def _print_coverage(console: Console, report: ScanReport) -> None:
+def _print_coverage(console: Console, report: ScanReport, lang: str) -> None:
     """Kinds a check needed but could not read are listed; absent optional kinds are one line."""
     unread = [row for row in report.coverage if row.status != "read"]
     read = [row for row in report.coverage if row.status == "read"]
     listed = [row for row in unread if row.needed_by or row.status in _LISTED_STATUSES]
     quiet = [row for row in unread if row not in listed and row.kind != "Secret"]
     console.print()
-    console.print(
-        f"[bold]Coverage:[/] {len(read)} kind(s) read, {sum(row.objects for row in read):,} object(s); "
-        f"{len(unread)} not read"
+    phrase = report_phrase(
+        "coverage", lang, read=len(read), objects=sum(row.objects for row in read), unread=len(unread)
     )
+    console.print(f"[bold]{label('report.coverage', lang)}:[/] {escape(phrase)}")
     if listed:
         table = Table(show_header=True, box=None, pad_edge=False)
-        table.add_column("Kind", no_wrap=True)
-        for column in ("Status", "Detail", "Needed by"):
-            table.add_column(column, overflow="fold")
+        table.add_column(label("report.kind", lang), no_wrap=True)
+        table.add_column(label("report.status", lang), no_wrap=True)
+        table.add_column(label("report.detail", lang), overflow="fold")
+        table.add_column(label("report.needed-by", lang), overflow="fold")
         for row in listed:
+            optional = label("report.optional", lang)
             users = ", ".join(row.needed_by) or (
-                f"(optional) {', '.join(row.optional_for)}" if row.optional_for else ""
+                f"({optional}) {', '.join(row.optional_for)}" if row.optional_for else ""
             )
-            table.add_row(escape(row.kind), escape(row.status), _safe(row.detail, 200), escape(users))
+            table.add_row(
+                escape(row.kind),
+                escape(status_label(row.status, lang)),
+                _safe(detail_text(row.detail, lang), 200),
+                escape(users),
+            )
         console.print(table)
     if quiet:
-        kinds = ", ".join(f"{row.kind} ({row.status})" for row in quiet)
-        console.print(f"Optional kinds not read: {escape(kinds)}", overflow="fold")
-    console.print("Secrets: never read by kubegap.")
+        kinds = ", ".join(f"{row.kind} ({status_label(row.status, lang)})" for row in quiet)
+        console.print(escape(report_phrase("optional-unread", lang, kinds=kinds)), overflow="fold")
+    console.print(escape(SECRETS_LINE.render(lang)))
 
 
 def render_table(
@@ -141,8 +165,9 @@ def render_table(
     color: bool = False,
     width: int = 120,
 ) -> str:
+    """The boxed terminal report at `width` columns; ids and links are never wrapped."""
     lang = report_lang(lang)
-    base = library_url(base_url)
+    base = link_base(base_url)
     buffer = io.StringIO()
     console = Console(
         file=buffer,
@@ -151,14 +176,13 @@ def render_table(
         color_system="auto" if color else None,
         highlight=False,
     )
-    where = f" · context {report.context}" if report.context else ""
+    where = f" · {label('report.context', lang)} {report.context}" if report.context else ""
     console.print(
-        f"[bold]kubegap scan[/] · {_safe(report.source, 300)} ({escape(report.mode)}){escape(where)}"
+        f"[bold]kubegap scan[/] · {_safe(render_any(report.source, lang), 300)} "
+        f"({escape(label('mode.' + report.mode, lang))}){escape(where)}"
     )
     if report.namespaces:
-        console.print(
-            f"Namespaces: {escape(', '.join(report.namespaces))} (cluster-scoped findings always shown)"
-        )
+        console.print(escape(report_phrase("namespaces", lang, names=", ".join(report.namespaces))))
     console.print(_summary_table(report, lang))
     by_check: dict[str, list[Finding]] = defaultdict(list)
     for finding in report.findings:
@@ -167,16 +191,20 @@ def render_table(
     for summary in worst_first(report.checks):
         if summary.check_id in by_check:
             _print_check(console, summary, by_check[summary.check_id], lang, base)
-    _print_coverage(console, report)
+    _print_coverage(console, report, lang)
     for note in report.notes:
-        console.print(f"[dim]Note: {_safe(note, 300)}[/]")
-    counts = report.counts
+        console.print(f"[dim]{label('report.note', lang)}: {_safe(render_any(note, lang), 300)}[/]")
     console.print()
-    console.print(
-        "[bold]Summary:[/] "
-        + ", ".join(f"{counts[key]} {escape(count_label(key, lang))}" for key in COUNT_KEYS)
-    )
+    console.print(f"[bold]{label('report.summary', lang)}:[/] {escape(summary_line(report, lang))}")
     unreadable = report.unreadable.sentence(lang)
     if unreadable:
         console.print(f"[yellow]{_safe(unreadable, 1000)}[/]")
     return buffer.getvalue()
+
+
+def summary_line(report: ScanReport, lang: str) -> str:
+    """'27 fail, 0 exempted, ...' / '틈 발견 27, 예외 처리 0, ...' (Korean puts the count after the label)."""
+    counts = report.counts
+    if lang == "ko":
+        return ", ".join(f"{count_label(key, lang)} {counts[key]}" for key in COUNT_KEYS)
+    return ", ".join(f"{counts[key]} {count_label(key, lang)}" for key in COUNT_KEYS)

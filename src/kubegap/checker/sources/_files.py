@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 import yaml
 
+from kubegap.bilingual import message
 from kubegap.errors import InputError
 
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -56,15 +57,36 @@ def expand_paths(paths: Sequence[str | Path]) -> list[tuple[Path, bool]]:
                 and not any(part.startswith(".") for part in candidate.relative_to(path).parts)
             )
             if not walked:
-                raise InputError(f"{path}: no .json, .yaml or .yml files in this folder")
+                raise InputError(
+                    message(
+                        "{path}: 이 폴더에는 .json, .yaml, .yml 파일이 없습니다",
+                        "{path}: no .json, .yaml or .yml files in this folder",
+                        path=str(path),
+                    )
+                )
             found.extend((candidate, False) for candidate in walked)
         elif path.is_file():
             found.append((path, True))
         elif path.exists():
-            raise InputError(f"{path}: not a regular file or folder")
+            raise InputError(
+                message(
+                    "{path}: 일반 파일도 폴더도 아닙니다",
+                    "{path}: not a regular file or folder",
+                    path=str(path),
+                )
+            )
         else:
-            raise InputError(f"{path}: no such file or folder")
+            raise InputError(
+                message(
+                    "{path}: 그런 파일이나 폴더가 없습니다", "{path}: no such file or folder", path=str(path)
+                )
+            )
     return found
+
+
+def _bad(path: Path, ko: str, en: str, **values: object) -> InputError:
+    """'<file>: <problem>' in both languages: the one shape of every input-file error."""
+    return InputError(message("{path}: " + ko, "{path}: " + en, path=str(path), **values))
 
 
 def read_bytes(path: Path) -> bytes:
@@ -72,24 +94,28 @@ def read_bytes(path: Path) -> bytes:
     try:
         raw = path.read_bytes()
     except OSError as error:
-        raise InputError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise _bad(
+            path, "읽을 수 없습니다({reason})", "cannot read: {reason}", reason=str(error.strerror or error)
+        ) from None
     if raw[:2] == _GZIP_MAGIC:
         try:
             return gzip.decompress(raw)
         except (OSError, EOFError, zlib.error):
-            raise InputError(f"{path}: damaged or truncated gzip data") from None
+            raise _bad(path, "gzip 데이터가 깨졌거나 잘렸습니다", "damaged or truncated gzip data") from None
     if path.name.lower().endswith(".gz"):
-        raise InputError(f"{path}: named .gz but not gzip data")
+        raise _bad(path, "이름은 .gz인데 gzip 데이터가 아닙니다", "named .gz but not gzip data")
     return raw
 
 
 def _text(path: Path, raw: bytes) -> str:
     if b"\x00" in raw[:8192]:
-        raise InputError(f"{path}: binary data, not JSON or YAML")
+        raise _bad(path, "JSON이나 YAML이 아닌 바이너리 데이터입니다", "binary data, not JSON or YAML")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise InputError(f"{path}: not UTF-8 text (binary data?)") from None
+        raise _bad(
+            path, "UTF-8 텍스트가 아닙니다(바이너리 데이터일 수 있음)", "not UTF-8 text (binary data?)"
+        ) from None
 
 
 def _looks_like_json(raw: bytes) -> bool:
@@ -101,14 +127,28 @@ def parse_json(path: Path, raw: bytes) -> Any:
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError as error:
-        raise InputError(f"{path}: not valid JSON: {error}") from None
+        raise _bad(
+            path,
+            "JSON 형식이 잘못되었습니다({line}번째 줄 {column}번째 글자)",  # the parser's words are English
+            "not valid JSON: {error}",
+            error=str(error),
+            line=error.lineno,
+            column=error.colno,
+        ) from None
 
 
 def _yaml_problem(path: Path, error: yaml.YAMLError) -> InputError:
     mark = getattr(error, "problem_mark", None)
     problem = getattr(error, "problem", None) or "syntax error"
-    where = f" at line {mark.line + 1}" if mark is not None else ""
-    return InputError(f"{path}: not valid YAML{where}: {problem}")
+    line = mark.line + 1 if mark is not None else 0
+    return _bad(
+        path,
+        "YAML 형식이 잘못되었습니다{ko_where}",  # the parser's own words are English: the line says where
+        "not valid YAML{where}: {problem}",
+        where=f" at line {line}" if line else "",
+        ko_where=f"({line}번째 줄)" if line else "",
+        problem=str(problem),
+    )
 
 
 def iter_yaml(path: Path, text: str) -> Iterator[Document]:
@@ -124,7 +164,12 @@ def iter_yaml(path: Path, text: str) -> Iterator[Document]:
     except yaml.YAMLError as error:
         raise _yaml_problem(path, error) from None
     except (RecursionError, ValueError, TypeError) as error:
-        raise InputError(f"{path}: YAML that cannot be read as data: {type(error).__name__}") from None
+        raise _bad(
+            path,
+            "데이터로 읽을 수 없는 YAML입니다: {error}",
+            "YAML that cannot be read as data: {error}",
+            error=type(error).__name__,
+        ) from None
     finally:
         loader.dispose()
 
@@ -137,7 +182,7 @@ def _normalize_encoding(path: Path, raw: bytes) -> bytes:
         try:
             return raw.decode("utf-16").encode("utf-8")
         except UnicodeDecodeError:
-            raise InputError(f"{path}: damaged UTF-16 text") from None
+            raise _bad(path, "UTF-16 텍스트가 깨졌습니다", "damaged UTF-16 text") from None
     return raw
 
 

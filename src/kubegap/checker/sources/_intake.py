@@ -16,8 +16,10 @@ from typing import Any
 
 from kubegap.checker.object_shape import object_problem, type_name
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot, kind_key
+from kubegap.checker.sources import notes as said
 
-SECRETS_NOTE = "Secrets are never read: any Secret object in the input was dropped unread."
+# Older kubegap wrote this note into every snapshot; the report's Secrets line says it once now.
+LEGACY_SECRETS_NOTE = "Secrets are never read: any Secret object in the input was dropped unread."
 SECRET_KINDS = frozenset({"Secret", "SecretList"})
 _LIST_SUFFIX = "List"
 _REASONS_KEPT = 3  # problems named per malformed kind
@@ -45,6 +47,8 @@ class Intake:
         self.skipped: Counter[str] = Counter()
         self.secrets_dropped = 0
         self.duplicates = 0
+        # which files each kind of skip came from, so the note can name them
+        self._origins: dict[str, set[str]] = {}
         self.added = 0
         self.malformed: dict[str, Counter[str]] = {}  # kind key -> what was wrong, counted
         self._seen: set[tuple[str, str, str]] = set()
@@ -96,6 +100,7 @@ class Intake:
             return
         if isinstance(obj, dict) and obj.get("kind") in SECRET_KINDS:
             self.secrets_dropped += 1
+            self._origins.setdefault("secret", set()).add(origin)
             return
         if isinstance(obj, dict) and self._bad_list(obj, origin):
             return
@@ -104,6 +109,7 @@ class Intake:
             self.skipped[problem] += 1
             if isinstance(obj, dict) and problem not in ("no kind", "no apiVersion"):
                 self._malformed(kind_key(obj["apiVersion"], obj["kind"]), f"an object with {problem}", origin)
+            self._origins.setdefault(problem, set()).add(origin)
             return
         assert isinstance(obj, dict)
         obj.pop("stringData", None)
@@ -117,6 +123,7 @@ class Intake:
             if self.dedupe:
                 if identity in self._seen:
                     self.duplicates += 1
+                    self._origins.setdefault("duplicate", set()).add(origin)
                     return
                 self._seen.add(identity)
         if line and origin:
@@ -127,19 +134,23 @@ class Intake:
         self.snapshot.add(obj)
         self.added += 1
 
+    def drop_secrets(self, count: int, origin: str) -> None:
+        """Count Secrets a streaming reader dropped before they reached `add`."""
+        if count:
+            self.secrets_dropped += count
+            self._origins.setdefault("secret", set()).add(origin)
+
     def finish(self) -> Snapshot:
         """Write what was skipped into the snapshot's notes and return it."""
         notes = self.snapshot.notes
         for key, problems in sorted(self.malformed.items()):
             self.snapshot.coverage[key] = KindCoverage(Coverage.malformed, _malformed_detail(problems))
         for problem, count in sorted(self.skipped.items()):
-            notes.append(f"skipped {count} object(s) with {problem}")
+            notes.append(said.bad_objects(count, problem, self._origins.get(problem, ())))
         if self.duplicates:
-            notes.append(f"skipped {self.duplicates} duplicate object(s) (same kind, namespace and name)")
+            notes.append(said.duplicates(self.duplicates, self._origins.get("duplicate", ())))
         if self.secrets_dropped:
-            notes.append(f"dropped {self.secrets_dropped} Secret object(s) unread")
-        if SECRETS_NOTE not in notes:
-            notes.append(SECRETS_NOTE)
+            notes.append(said.secrets_dropped(self.secrets_dropped, self._origins.get("secret", ())))
         return self.snapshot
 
 

@@ -6,6 +6,7 @@ import importlib.resources
 import tempfile
 from pathlib import Path
 
+from kubegap.bilingual import message
 from kubegap.checker.snapshot import Snapshot
 from kubegap.checker.sources.snapshot_files import load_snapshot_files
 from kubegap.errors import InputError
@@ -39,6 +40,6 @@ def load_demo() -> Snapshot:
     else:
         snapshot = load_snapshot_files([path])
     snapshot.mode = "demo"
-    snapshot.source = "demo: a built-in example GPU cluster"
+    snapshot.source = message("데모: kubegap에 든 GPU 예제 클러스터", "demo: a built-in example GPU cluster")
     snapshot.notes = [note for note in snapshot.notes if not note.startswith("snapshot originally from")]
     return snapshot

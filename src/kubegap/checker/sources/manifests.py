@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.sources import notes
 from kubegap.checker.sources._files import expand_paths, read_documents
 from kubegap.checker.sources._intake import Intake
 from kubegap.checker.sources.snapshot_files import describe_paths
@@ -34,7 +35,7 @@ def load_manifests(paths: Sequence[str | Path]) -> Snapshot:
     snapshot = Snapshot(mode="manifests", source=describe_paths("manifests", paths))
     intake = Intake(snapshot, dedupe=False)
     unparsable: list[str] = []
-    not_objects = 0
+    not_objects: dict[str, int] = {}
     for path, explicit in expand_paths(paths):
         try:
             documents = read_documents(path)
@@ -48,18 +49,18 @@ def load_manifests(paths: Sequence[str | Path]) -> Snapshot:
             if data is None:
                 continue
             if not isinstance(data, dict) or "kind" not in data or _is_tool_document(data):
-                not_objects += 1
+                not_objects[str(document.path)] = not_objects.get(str(document.path), 0) + 1
                 continue
             intake.add(data, document.path, document.line)
     if not_objects:
-        snapshot.notes.append(f"skipped {not_objects} document(s) that are not Kubernetes objects")
+        snapshot.notes.append(notes.not_objects(sum(not_objects.values()), not_objects))
     for problem in unparsable[:20]:
-        snapshot.notes.append(f"skipped unreadable file {problem}")
+        snapshot.notes.append(notes.unreadable_file(problem))
     if len(unparsable) > 20:
-        snapshot.notes.append(f"skipped {len(unparsable) - 20} more unreadable file(s)")
+        snapshot.notes.append(notes.more_unreadable(len(unparsable) - 20))
     if intake.added == 0 and not snapshot.coverage:
         # Not an error: a config file beside the manifests (an NPD monitor JSON, Helm values) is a
         # valid input with nothing to check, and the report says so instead of failing the CI step.
         where = describe_paths("manifests", paths).split(": ", 1)[1]
-        snapshot.notes.append(f"{where}: no Kubernetes objects found; nothing to check")
+        snapshot.notes.append(notes.nothing_to_check(where))
     return intake.finish()

@@ -19,20 +19,33 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from kubegap.bilingual import message
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot
 from kubegap.checker.snapshot_file import is_snapshot_document, snapshot_header
+from kubegap.checker.sources import notes
 from kubegap.checker.sources._compact import Compactor
 from kubegap.checker.sources._files import expand_paths, read_documents
-from kubegap.checker.sources._intake import SECRET_KINDS, Intake, is_list
+from kubegap.checker.sources._intake import LEGACY_SECRETS_NOTE, SECRET_KINDS, Intake, is_list
 from kubegap.checker.sources._stream import NotStreamable, item_stream
 from kubegap.errors import InputError
 
+_SOURCE_WORDS = {"snapshot": "스냅숏", "manifests": "매니페스트"}
+
 
 def describe_paths(label: str, paths: Sequence[str | Path]) -> str:
+    """'snapshot: a.json, b.json' (a Message, so Korean pages say '스냅숏: ...')."""
     names = [str(path) for path in paths]
+    word = _SOURCE_WORDS.get(label, label)
     if len(names) > 3:
-        return f"{label}: {names[0]} and {len(names) - 1} more"
-    return f"{label}: {', '.join(names)}"
+        return message(
+            "{word}: {first} 외 {more}개",
+            "{label}: {first} and {more} more",
+            word=word,
+            label=label,
+            first=names[0],
+            more=len(names) - 1,
+        )
+    return message("{word}: {names}", "{label}: {names}", word=word, label=label, names=", ".join(names))
 
 
 def _merge_header(target: Snapshot, header: Snapshot) -> None:
@@ -45,9 +58,11 @@ def _merge_header(target: Snapshot, header: Snapshot) -> None:
         if not getattr(target, field):
             setattr(target, field, getattr(header, field))
     target.requests += header.requests
-    target.notes.extend(note for note in header.notes if note not in target.notes)
+    target.notes.extend(
+        note for note in header.notes if note not in target.notes and note != LEGACY_SECRETS_NOTE
+    )
     if header.source:
-        target.notes.append(f"snapshot originally from {header.source}")
+        target.notes.append(notes.originally_from(header.source))
 
 
 @contextmanager
@@ -71,7 +86,13 @@ def _add_document(snapshot: Snapshot, intake: Intake, data: Any, path: str) -> N
     elif isinstance(data, dict) and (is_list(data) or "kind" in data):
         intake.add(data, path)
     else:
-        raise InputError(f"{path}: not a Kubernetes object, List or kubegap snapshot")
+        raise InputError(
+            message(
+                "{path}: Kubernetes 오브젝트도, List도, kubegap 스냅숏도 아닙니다",
+                "{path}: not a Kubernetes object, List or kubegap snapshot",
+                path=path,
+            )
+        )
 
 
 def _is_secret(item: object, list_kind: object) -> bool:
@@ -108,7 +129,7 @@ def _stream_file(snapshot: Snapshot, intake: Intake, path: Path) -> bool:
         return False  # a single object that happens to have an `items` field
     document["items"] = staged
     _add_document(snapshot, intake, document, str(path))
-    intake.secrets_dropped += secrets
+    intake.drop_secrets(secrets, str(path))
     return True
 
 
@@ -130,7 +151,10 @@ def load_snapshot_files(paths: Sequence[str | Path]) -> Snapshot:
                 documents += 1
                 _add_document(snapshot, intake, document.data, document.path)
     if documents == 0:
-        raise InputError(f"{describe_paths('snapshot', paths).split(': ', 1)[1]}: empty, no objects found")
+        where = describe_paths("snapshot", paths).split(": ", 1)[1]
+        raise InputError(
+            message("{where}: 비어 있어 오브젝트가 없습니다", "{where}: empty, no objects found", where=where)
+        )
     # Secrets are listed as never read even when a kubegap snapshot said otherwise.
     snapshot.coverage["Secret"] = KindCoverage(Coverage.not_collected, "never read by kubegap")
     snapshot.objects.pop("Secret", None)

@@ -1,0 +1,207 @@
+"""Output a newcomer can use: it survives pipes, errors are bounded, notes are specific, links work.
+
+Each test names the item of the CLI issue it proves: plain layout and TSV in pipes with ids and
+links whole, `--width`; "did you mean" with the closest few; notes that name skipped files and a
+Secrets line said once; incident links to a configured library or to the public source; a page past
+the end; one language setting for every command.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from kubegap.checker.registry import all_checks
+from kubegap.cli import main
+from kubegap.cli_support import resolve_lang
+
+INCIDENT = "openai-2025-06-gpu-host-os-update-network-loss"
+_BOX = re.compile("[┏┃┡│└━─]")
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exited:
+        main(list(args))
+    captured = capsys.readouterr()
+    return int(exited.value.code or 0), captured.out, captured.err
+
+
+@pytest.fixture(autouse=True)
+def _english_and_no_library(monkeypatch: pytest.MonkeyPatch) -> None:
+    for variable in ("KUBEGAP_LANG", "KUBEGAP_LIBRARY_URL", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("KUBEGAP_DB", ":memory:")
+
+
+def test_piped_scan_is_plain_one_finding_per_line_with_ids_and_links_whole(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = _run(capsys, "scan", "--demo")
+    assert code == 1 and not _BOX.search(out)
+    lines = out.splitlines()
+    ids = {check.id for check in all_checks()}
+    # every check id appears whole on the line that names it, and no line holds a piece of an id
+    for check_id in ids:
+        assert any(f"  {check_id}  " in line for line in lines), check_id
+    links = [word for line in lines for word in line.split() if word.startswith("http")]
+    assert links and all(re.fullmatch(r"https?://\S+", link) for link in links)
+    finding_lines = [line for line in lines if line.startswith(("  fail  ", "  unknown  "))]
+    assert len(finding_lines) >= 20  # one line each: status, object, message (and evidence)
+    assert all(re.match(r"  (fail|unknown)  \S+/\S+  \S", line) for line in finding_lines)
+
+
+def test_tsv_has_one_row_per_finding_with_fixed_columns(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = _run(capsys, "scan", "--demo", "--format", "tsv")
+    rows = [line.split("\t") for line in out.splitlines()]
+    assert rows[0] == [
+        "check",
+        "status",
+        "severity",
+        "object",
+        "message",
+        "reason",
+        "evidence",
+        "exempted-by",
+    ]
+    assert len(rows) > 30 and all(len(row) == 8 for row in rows)
+    ids = {check.id for check in all_checks()}
+    assert {row[0] for row in rows[1:]} <= ids
+
+
+def test_width_keeps_the_boxed_table_and_never_wraps_a_check_id(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = _run(capsys, "scan", "--demo", "--format", "table", "--width", "100")
+    assert _BOX.search(out)
+    assert max(len(line) for line in out.splitlines() if "https://" not in line) <= 100
+    # a link is printed whole on its own line even when it is wider than the table
+    for check in all_checks():
+        assert check.id in out, check.id  # the Check column never folds an id
+    links = [word for line in out.splitlines() for word in line.split() if word.startswith("https://")]
+    assert links and all(not link.endswith("-") for link in links)
+
+
+def test_unknown_check_suggests_the_closest_three_not_all(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = _run(capsys, "scan", "--demo", "--check", "nccl-watchdg")
+    assert code == 2 and not out and err.count("\n") == 1
+    assert "did you mean nccl-watchdog-disabled" in err
+    named = [check.id for check in all_checks() if check.id in err]
+    assert 1 <= len(named) <= 3 and len(err) < 300
+
+
+def test_a_far_off_check_id_gets_no_wild_guesses(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(capsys, "checks", "show", "x" * 5000)
+    assert code == 2 and err.count("\n") == 1 and len(err) < 300 and "did you mean" not in err
+
+
+def test_unknown_facet_value_is_bounded(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(capsys, "incidents", "list", "--cause", "hardwre-fault")
+    assert code == 2 and "did you mean hardware-fault" in err and len(err) < 300
+    code, _, err = _run(capsys, "incidents", "list", "--cause", "zzzzzzzz")
+    assert code == 2 and "`kubegap facets` lists the values" in err and len(err) < 300
+
+
+def test_page_past_the_end_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(capsys, "incidents", "list", "--page", "99")
+    assert code == 2 and err.startswith("Error: page 99 is past the end:") and err.count("\n") == 1
+    code, out, _ = _run(capsys, "incidents", "list", "--page", "1")
+    assert code == 0 and out
+
+
+def test_notes_name_skipped_files_and_secrets_are_said_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "values.yaml").write_text("replicas: 3\nimage: x\n", encoding="utf-8")
+    (tmp_path / "kustomization.yaml").write_text(
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n", encoding="utf-8"
+    )
+    (tmp_path / "app.yaml").write_text(
+        "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n---\n"
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\n"
+        "spec: {replicas: 1, template: {spec: {containers: [{name: c, image: nginx}]}}}\n",
+        encoding="utf-8",
+    )
+    _, out, _ = _run(capsys, "scan", "--manifests", str(tmp_path))
+    notes = [line for line in out.splitlines() if line.startswith("Note:")]
+    skipped = next(note for note in notes if "not Kubernetes objects" in note)
+    assert "values.yaml" in skipped and "kustomization.yaml" in skipped and "skipped 2 document(s)" in skipped
+    dropped = next(note for note in notes if "Secret" in note)
+    assert "dropped 1 Secret object(s) unread" in dropped and "app.yaml" in dropped
+    assert sum("never read" in line for line in out.splitlines()) == 1  # the Secrets line, once
+
+
+def test_incident_links_go_to_the_source_unless_a_library_is_configured(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, out, _ = _run(capsys, "checks", "show", "gpu-driver-upgrade-policy")
+    assert "127.0.0.1" not in out and "https://" in out
+    monkeypatch.setenv("KUBEGAP_LIBRARY_URL", "https://library.example/")
+    _, out, _ = _run(capsys, "scan", "--demo", "--check", "gpu-driver-upgrade-policy")
+    assert f"https://library.example/en/incidents/{INCIDENT}" in out
+    _, out, _ = _run(
+        capsys, "scan", "--demo", "--check", "gpu-driver-upgrade-policy", "--library-url", "http://kb.local"
+    )
+    assert f"http://kb.local/en/incidents/{INCIDENT}" in out
+
+
+@pytest.mark.parametrize(
+    ("flag", "environment", "expected"),
+    [
+        ("ko", {}, "ko"),
+        (None, {"KUBEGAP_LANG": "ko"}, "ko"),
+        ("en", {"KUBEGAP_LANG": "ko"}, "en"),
+        (None, {"LANG": "ko_KR.UTF-8"}, "ko"),
+        (None, {"LC_ALL": "C", "LANG": "ko_KR.UTF-8"}, "en"),
+        (None, {"LC_ALL": "ko_KR.UTF-8", "LANG": "en_US.UTF-8"}, "ko"),
+        (None, {"KUBEGAP_LANG": "fr"}, "en"),
+        (None, {}, "en"),
+    ],
+)
+def test_one_language_setting(
+    flag: str | None, environment: dict[str, str], expected: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    assert resolve_lang(flag) == expected
+
+
+def test_every_command_follows_the_same_setting(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KUBEGAP_LANG", "ko")
+    _, incidents, _ = _run(capsys, "incidents", "list")
+    _, checks, _ = _run(capsys, "checks", "list")
+    _, facets, _ = _run(capsys, "facets")
+    assert "번째" in incidents and "높음" in checks and "원인" in facets
+    monkeypatch.setenv("KUBEGAP_LANG", "en")
+    _, incidents, _ = _run(capsys, "incidents", "list")
+    _, checks, _ = _run(capsys, "checks", "list")
+    assert " of " in incidents.splitlines()[0] and " high " in checks
+    _, out, _ = _run(capsys, "--lang", "ko", "checks", "list")  # before the subcommand
+    assert "높음" in out
+
+
+def test_piped_incident_lists_keep_every_id_whole(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    _, data, _ = _run(capsys, "incidents", "list", "--per-page", "50", "--json")
+    ids = [hit["id"] for hit in json.loads(data)["hits"]]
+    _, out, _ = _run(capsys, "incidents", "list", "--per-page", "50")
+    assert not _BOX.search(out)
+    rows = out.splitlines()[1:-1]
+    assert [row.split("  ")[1] for row in rows if not row.startswith("    ")] == ids
+    _, data, _ = _run(capsys, "incidents", "similar", INCIDENT, "--json")
+    expected = [item["id"] for item in json.loads(data)]
+    _, out, _ = _run(capsys, "incidents", "similar", INCIDENT)
+    assert (
+        expected
+        and [line.split("  ")[0] for line in out.splitlines() if not line.startswith(" ")] == expected
+    )
+    assert "…" not in out
+
+
+def test_a_mistyped_command_suggests_the_closest(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = _run(capsys, "scna")
+    assert (
+        code == 2 and "No such command 'scna' (did you mean scan, snapshot?)" in err and err.count("\n") == 1
+    )
