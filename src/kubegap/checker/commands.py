@@ -26,19 +26,49 @@ def _live_options(function: click.decorators.FC) -> click.decorators.FC:
             "--kubeconfig", type=click.Path(dir_okay=False), help="kubeconfig file (default: as kubectl)."
         ),
         click.option("--context", help="kubeconfig context (default: the current one)."),
-        click.option(
-            "--qps", type=click.FloatRange(min=0.1), default=20.0, show_default=True, help="Request rate."
-        ),
-        click.option(
-            "--timeout", type=click.FloatRange(min=1), default=30.0, show_default=True, help="Seconds."
-        ),
-        click.option(
-            "-n", "--namespace", "namespaces", multiple=True, help="Only these namespaces (repeatable)."
-        ),
+        *_LIVE_TAIL,
     ]
     for option in reversed(options):
         function = option(function)
     return function
+
+
+def _fleet_options(function: click.decorators.FC) -> click.decorators.FC:
+    """The live options of `scan`, where --context repeats: two or more contexts make a fleet scan."""
+    options = [
+        click.option(
+            "--kubeconfig", type=click.Path(dir_okay=False), help="kubeconfig file (default: as kubectl)."
+        ),
+        click.option(
+            "--context",
+            "contexts",
+            multiple=True,
+            help="kubeconfig context (default: the current one); repeat it to scan a fleet.",
+        ),
+        click.option("--all-contexts", is_flag=True, help="Scan every context of the kubeconfig."),
+        click.option(
+            "--concurrency",
+            type=click.IntRange(min=1, max=64),
+            default=4,
+            show_default=True,
+            help="Clusters read at the same time in a fleet scan (--qps applies to each).",
+        ),
+        *_LIVE_TAIL,
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+_LIVE_TAIL = [
+    click.option(
+        "--qps", type=click.FloatRange(min=0.1), default=20.0, show_default=True, help="Request rate."
+    ),
+    click.option("--timeout", type=click.FloatRange(min=1), default=30.0, show_default=True, help="Seconds."),
+    click.option(
+        "-n", "--namespace", "namespaces", multiple=True, help="Only these namespaces (repeatable)."
+    ),
+]
 
 
 def _write(text: str, output: str | None) -> None:
@@ -79,7 +109,7 @@ def _write(text: str, output: str | None) -> None:
 @click.option("--exemptions", "exemptions_path", type=click.Path(), help="Exemptions YAML file.")
 @click.option("--no-annotation-exemptions", is_flag=True, help="Ignore kubegap.io/ignore annotations.")
 @click.option("--library-url", help="Base URL of incident links (default $KUBEGAP_LIBRARY_URL or local).")
-@_live_options
+@_fleet_options
 def scan(
     snapshot_paths: tuple[str, ...],
     manifest_paths: tuple[str, ...],
@@ -95,16 +125,23 @@ def scan(
     no_annotation_exemptions: bool,
     library_url: str | None,
     kubeconfig: str | None,
-    context: str | None,
+    contexts: tuple[str, ...],
+    all_contexts: bool,
+    concurrency: int,
     qps: float,
     timeout: float,
     namespaces: tuple[str, ...],
 ) -> None:
-    """Scan a cluster (live, --snapshot, --manifests or --demo) for the gaps behind public incidents."""
+    """Scan a cluster (live, --snapshot, --manifests or --demo) for the gaps behind public incidents.
+
+    Two or more --context, or --all-contexts, scan a fleet: one report with a cluster × check matrix.
+    """
     from kubegap.checker.reports import render
     from kubegap.checker.scanning import LiveTarget, ScanRequest, run_scan
 
-    live = LiveTarget(kubeconfig, context, qps, timeout, progress=sys.stderr.isatty())
+    fleet = all_contexts or len(contexts) > 1
+    context = contexts[0] if contexts and not fleet else None
+    live = LiveTarget(kubeconfig, context, qps, timeout, progress=sys.stderr.isatty() and not fleet)
     request = ScanRequest(
         snapshot_paths=snapshot_paths,
         manifest_paths=manifest_paths,
@@ -115,11 +152,20 @@ def scan(
         exemptions_path=exemptions_path,
         honour_annotations=not no_annotation_exemptions,
     )
+    color = output is None and fmt == "table" and sys.stdout.isatty()
+    threshold = None if fail_on == "never" else Severity(fail_on)
+    if fleet:
+        from kubegap.checker.fleet.command import render_fleet, run_fleet_scan
+
+        fleet_report = run_fleet_scan(request, contexts, all_contexts, concurrency)
+        shown_fleet = fleet_report.filtered(
+            statuses or None, Severity(min_severity) if min_severity else None
+        )
+        _write(render_fleet(shown_fleet, fmt, lang, library_url, color=color), output)
+        raise click.exceptions.Exit(fleet_report.exit_code(threshold))
     report = run_scan(request)
     shown = report.filtered(statuses or None, Severity(min_severity) if min_severity else None)
-    color = output is None and fmt == "table" and sys.stdout.isatty()
     _write(render(shown, fmt, lang, library_url, color=color), output)
-    threshold = None if fail_on == "never" else Severity(fail_on)
     raise click.exceptions.Exit(report.exit_code(threshold))
 
 

@@ -14,7 +14,6 @@ from typing import Any
 
 from kubegap.checker.client import ApiError, ReadOnlyClient
 from kubegap.checker.snapshot import kind_key
-from kubegap.errors import ClusterError
 
 
 @dataclass(frozen=True)
@@ -64,7 +63,7 @@ def kind_of(key: str) -> str:
 
 
 def discover(client: ReadOnlyClient, keys: Iterable[str]) -> Discovery:
-    """Discover the resources behind `keys`; raise ClusterError when the server cannot be read at all."""
+    """Discover the resources behind `keys`; raise ApiError (a ClusterError) if nothing can be read."""
     wanted: dict[str, set[str]] = {}
     for key in keys:
         wanted.setdefault(group_of(key), set()).add(kind_of(key))
@@ -137,12 +136,15 @@ def _first_request(client: ReadOnlyClient, path: str) -> dict[str, Any]:
     try:
         return client.get(path)
     except ApiError as error:
+        # Still an ApiError with its status, so a fleet scan can tell "forbidden" from "unreachable".
         if error.status in (401, 403):
-            raise ClusterError(
+            raise ApiError(
                 f"the API server at {client.host} refused discovery ({error.status}); "
-                f"check the credentials of {client.describe()}"
+                f"check the credentials of {client.describe()}",
+                status=error.status,
+                path=path,
             ) from None
-        raise ClusterError(error.one_line()) from None
+        raise ApiError(error.one_line(), status=error.status, path=path) from None
 
 
 def _get_or_none(
