@@ -212,7 +212,7 @@ def _handler_for(emulator: KubeEmulator) -> type[BaseHTTPRequestHandler]:
                     headers = {"Retry-After": fault.retry_after} if fault.retry_after else {}
                     self._send(fault.status, _status(fault.status, "injected fault"), headers)
                     return
-            if emulator.token and request.authorization != f"Bearer {emulator.token}":
+            if emulator.token and not _bearer_matches(request.authorization, emulator.token):
                 self._send(401, _status(401, "Unauthorized"))
                 return
             status, body = _route(emulator, request)
@@ -245,6 +245,12 @@ def _handler_for(emulator: KubeEmulator) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True
 
     return Handler
+
+
+def _bearer_matches(header: str, token: str) -> bool:
+    """The auth scheme is case-insensitive (RFC 9110); the in-cluster loader sends "bearer <token>"."""
+    scheme, _, value = header.partition(" ")
+    return scheme.lower() == "bearer" and value == token
 
 
 def _route(emulator: KubeEmulator, request: LoggedRequest) -> tuple[int, dict[str, Any]]:

@@ -1,61 +1,15 @@
-"""Fixtures for fleet tests: several emulated API servers behind one kubeconfig with a context each.
-
-Every emulator started here is checked at teardown: nothing but GET, nothing about Secrets.
-"""
+"""Fixtures for fleet tests: several emulated API servers behind one kubeconfig with a context each."""
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fleet_helpers import Fleet
 
-_TESTS = Path(__file__).resolve().parents[2]
-if str(_TESTS) not in sys.path:
-    sys.path.insert(0, str(_TESTS))
-
-from k8s_emulator import KubeEmulator  # noqa: E402
-from k8s_emulator.factories import gpu_cluster  # noqa: E402
-from k8s_emulator.testing import TOKEN, assert_read_only, write_fleet_kubeconfig  # noqa: E402
-
-
-def closed_port_url() -> str:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    return f"http://127.0.0.1:{port}"
-
-
-class Fleet:
-    """Emulators by context name plus the kubeconfig that names them all."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.emulators: dict[str, KubeEmulator] = {}
-        self.servers: dict[str, str] = {}
-
-    def add(self, name: str, objects: list[dict[str, Any]], **options: Any) -> KubeEmulator:
-        options.setdefault("token", TOKEN)
-        emulator = KubeEmulator(objects, **options).start()
-        self.emulators[name] = emulator
-        self.servers[name] = emulator.url
-        return emulator
-
-    def add_unreachable(self, name: str) -> None:
-        self.servers[name] = closed_port_url()
-
-    def kubeconfig(self) -> Path:
-        return write_fleet_kubeconfig(self.folder / "kubeconfig", self.servers)
-
-    def stop(self) -> None:
-        for emulator in self.emulators.values():
-            emulator.stop()
-            assert_read_only(emulator)
+from k8s_emulator.factories import gpu_cluster
 
 
 @pytest.fixture
@@ -68,15 +22,3 @@ def fleet(tmp_path: Path) -> Iterator[Fleet]:
 @pytest.fixture
 def gpu_objects() -> list[dict[str, Any]]:
     return list(gpu_cluster(nodes=4, pods=40, namespaces=2))
-
-
-def run_kubegap(*args: str, home: Path, timeout: float = 180) -> subprocess.CompletedProcess[str]:
-    """The real command in a child process, with no kubeconfig but the one a test passes."""
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in ("KUBECONFIG", "KUBERNETES_SERVICE_HOST")
-    }
-    env["HOME"] = str(home)
-    command = [sys.executable, "-m", "kubegap", *args]
-    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=timeout, check=False)

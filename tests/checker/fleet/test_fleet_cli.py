@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conftest import Fleet, run_kubegap  # type: ignore[import-not-found]
+from fleet_helpers import Fleet, run_kubegap
+
 from k8s_emulator.factories import gpu_cluster
 
 
