@@ -47,7 +47,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     venv = folder / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
     done = subprocess.run(
-        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(wheel)],
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--no-compile", str(wheel)],
         capture_output=True, text=True, timeout=900, check=False,
     )  # fmt: skip
     if done.returncode != 0 and "No matching distribution" in done.stderr + done.stdout:

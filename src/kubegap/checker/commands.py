@@ -82,6 +82,7 @@ def _write(text: str, output: str | None) -> None:
 
 
 @click.command()
+@click.argument("paths", nargs=-1, type=click.Path())
 @click.option(
     "--snapshot", "snapshot_paths", multiple=True, type=click.Path(), help="Snapshot file or folder."
 )
@@ -111,6 +112,7 @@ def _write(text: str, output: str | None) -> None:
 @click.option("--library-url", help="Base URL of incident links (default $KUBEGAP_LIBRARY_URL or local).")
 @_fleet_options
 def scan(
+    paths: tuple[str, ...],
     snapshot_paths: tuple[str, ...],
     manifest_paths: tuple[str, ...],
     demo: bool,
@@ -134,7 +136,9 @@ def scan(
 ) -> None:
     """Scan a cluster (live, --snapshot, --manifests or --demo) for the gaps behind public incidents.
 
-    Two or more --context, or --all-contexts, scan a fleet: one report with a cluster × check matrix.
+    PATHS are manifest files or folders, as with --manifests (so `kubegap scan k8s/*.yaml` and the
+    pre-commit hook work). Two or more --context, or --all-contexts, scan a fleet: one report with a
+    cluster × check matrix.
     """
     from kubegap.checker.reports import render
     from kubegap.checker.scanning import LiveTarget, ScanRequest, run_scan
@@ -144,7 +148,7 @@ def scan(
     live = LiveTarget(kubeconfig, context, qps, timeout, progress=sys.stderr.isatty() and not fleet)
     request = ScanRequest(
         snapshot_paths=snapshot_paths,
-        manifest_paths=manifest_paths,
+        manifest_paths=(*manifest_paths, *paths),
         demo=demo,
         live=live,
         check_ids=check_ids or None,
