@@ -126,3 +126,21 @@ def test_fleet_flags_with_an_offline_source_or_no_kubeconfig_are_one_line_errors
     nothing = run_kubegap("scan", "--all-contexts", home=tmp_path)
     assert nothing.returncode == 2
     assert nothing.stderr.startswith("Error: --all-contexts needs a kubeconfig")
+
+
+def test_serve_and_exporter_refuse_contradicting_flags_in_one_line(tmp_path: Path) -> None:
+    serve = run_kubegap("serve", "--port", "0", "--all-contexts", "--demo", home=tmp_path)
+    assert serve.returncode == 2
+    assert serve.stderr == (
+        "Error: several contexts are live clusters: drop --snapshot, --manifests, --demo, --no-scan\n"
+    )
+    exporter = run_kubegap("exporter", "--port", "0", "--demo", "--context", "a", home=tmp_path)
+    assert exporter.returncode == 2
+    assert (
+        exporter.stderr == "Error: --demo exports the built-in cluster: drop --context and --all-contexts\n"
+    )
+    unknown = run_kubegap("exporter", "--port", "0", "--check", "no-such-check", home=tmp_path)
+    assert (
+        unknown.returncode == 2 and unknown.stderr.startswith("Error: ") and "no-such-check" in unknown.stderr
+    )
+    assert unknown.stderr.count("\n") == 1
