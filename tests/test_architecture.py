@@ -26,7 +26,8 @@ ALLOWED = {
     "checker": {"knowledge"},
     "web": {"knowledge", "library", "checker"},
     "agents": {"knowledge", "library", "checker"},
-    "cli": {"knowledge", "library", "checker", "web", "agents"},
+    "metrics": {"knowledge", "checker"},
+    "cli": {"knowledge", "library", "checker", "web", "agents", "metrics"},
     "__main__": {"cli"},
 }
 

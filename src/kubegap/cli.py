@@ -27,6 +27,7 @@ _SUBCOMMANDS: dict[str, str] = {
     "snapshot": "kubegap.checker.commands:snapshot",
     "checks": "kubegap.checker.commands:checks",
     "rbac": "kubegap.checker.commands:rbac",
+    "exporter": "kubegap.metrics.commands:exporter",
     "mcp": "kubegap.agents.commands:mcp",
     "agent": "kubegap.agents.commands:agent",
 }

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import posixpath
 import re
+import ssl
 import threading
 import time
 from collections.abc import Iterable
@@ -57,10 +58,16 @@ class KubeEmulator:
     """Start with `with KubeEmulator(objects) as emulator:`; `emulator.url` is the server address."""
 
     def __init__(
-        self, objects: Iterable[dict[str, Any]] = (), *, enable: Iterable[str] = (), token: str | None = None
+        self,
+        objects: Iterable[dict[str, Any]] = (),
+        *,
+        enable: Iterable[str] = (),
+        token: str | None = None,
+        tls: tuple[str | Path, str | Path] | None = None,
     ) -> None:
         self.store = ObjectStore(objects, enable)
         self.token = token  # when set, requests without `Authorization: Bearer <token>` get 401
+        self.tls = tls  # (certificate file, key file): serve HTTPS, as a real API server does
         self.faults: list[Fault] = []
         self._log: list[LoggedRequest] = []
         self._lock = threading.Lock()
@@ -75,10 +82,21 @@ class KubeEmulator:
     def url(self) -> str:
         if self._server is None:
             raise RuntimeError("the emulator is not running")
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
+        scheme = "https" if self.tls else "http"
+        return f"{scheme}://127.0.0.1:{self._server.server_address[1]}"
+
+    @property
+    def port(self) -> int:
+        if self._server is None:
+            raise RuntimeError("the emulator is not running")
+        return int(self._server.server_address[1])
 
     def start(self) -> KubeEmulator:
         self._server = _Server(("127.0.0.1", 0), _handler_for(self))
+        if self.tls:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(str(self.tls[0]), str(self.tls[1]))
+            self._server.socket = context.wrap_socket(self._server.socket, server_side=True)
         self._thread = threading.Thread(
             target=self._server.serve_forever, args=(0.05,), name="k8s-emulator", daemon=True
         )
@@ -184,7 +202,7 @@ def _handler_for(emulator: KubeEmulator) -> type[BaseHTTPRequestHandler]:
                     headers = {"Retry-After": fault.retry_after} if fault.retry_after else {}
                     self._send(fault.status, _status(fault.status, "injected fault"), headers)
                     return
-            if emulator.token and request.authorization != f"Bearer {emulator.token}":
+            if emulator.token and not _bearer_matches(request.authorization, emulator.token):
                 self._send(401, _status(401, "Unauthorized"))
                 return
             if fault is not None and fault.mode.endswith("-continue"):
@@ -265,6 +283,12 @@ def _handler_for(emulator: KubeEmulator) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True
 
     return Handler
+
+
+def _bearer_matches(header: str, token: str) -> bool:
+    """The auth scheme is case-insensitive (RFC 9110); the in-cluster loader sends "bearer <token>"."""
+    scheme, _, value = header.partition(" ")
+    return scheme.lower() == "bearer" and value == token
 
 
 def _route(emulator: KubeEmulator, request: LoggedRequest) -> tuple[int, dict[str, Any]]:

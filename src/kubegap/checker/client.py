@@ -57,7 +57,8 @@ __all__ = [
 RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
 # A refused or timed-out connection rarely heals within seconds: retry it less than an overloaded server.
 _CONNECTION_RETRIES = 2
-_SERVICE_ACCOUNT_TOKEN = Path("/var/run/secrets/kubernetes.io/serviceaccount/token")
+# Where a pod's service account is mounted; a module attribute so tests can point it at a temp dir.
+SERVICE_ACCOUNT_DIR = Path("/var/run/secrets/kubernetes.io/serviceaccount")
 _DEMO_HINT = "try `kubegap scan --demo` or `kubegap scan --snapshot FILE`"
 
 
@@ -148,9 +149,13 @@ class ReadOnlyClient:
         configuration = kube_client.Configuration()
         path = resolve_kubeconfig(kubeconfig)
         if path is None:
-            if os.environ.get("KUBERNETES_SERVICE_HOST") and _SERVICE_ACCOUNT_TOKEN.exists():
+            token = SERVICE_ACCOUNT_DIR / "token"
+            if os.environ.get("KUBERNETES_SERVICE_HOST") and token.exists():
+                loader = kube_config.incluster_config.InClusterConfigLoader(
+                    token_filename=str(token), cert_filename=str(SERVICE_ACCOUNT_DIR / "ca.crt")
+                )
                 try:
-                    kube_config.load_incluster_config(client_configuration=configuration)
+                    loader.load_and_set(configuration)
                 except ConfigException as error:
                     raise ClusterError(f"in-cluster config could not be loaded: {error}") from None
                 client = cls(configuration, **options)
@@ -363,6 +368,13 @@ class ReadOnlyClient:
             cause = error.__cause__ or error.__context__
             reason = getattr(cause, "strerror", None) or str(error).rsplit(":", 1)[-1]
             return str(reason).strip().lower() or "connection failed"
+        # The kubernetes REST layer re-raises urllib3's SSLError as ApiException(reason="SSLError\n...").
+        text = str(error.reason or "") if isinstance(error, ApiException) else str(error)
+        if isinstance(error, urllib3.exceptions.SSLError) or text.startswith("SSLError"):
+            reason = text.split("]", 1)[-1].split("(_ssl", 1)[0].strip()
+            return (
+                f"TLS verification failed ({reason or 'handshake error'}); check the cluster's CA certificate"
+            )
         if isinstance(error, urllib3.exceptions.ConnectTimeoutError):
             return f"connection timed out after {self.timeout:g}s"
         if isinstance(error, ApiException):

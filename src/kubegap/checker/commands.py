@@ -34,49 +34,7 @@ def _live_options(function: click.decorators.FC) -> click.decorators.FC:
             "--kubeconfig", type=click.Path(dir_okay=False), help="kubeconfig file (default: as kubectl)."
         ),
         click.option("--context", help="kubeconfig context (default: the current one)."),
-        click.option(
-            "--qps", type=click.FloatRange(min=0.1), default=20.0, show_default=True, help="Request rate."
-        ),
-        click.option(
-            "--timeout",
-            type=click.FloatRange(min=1),
-            default=30.0,
-            show_default=True,
-            help="Seconds one request may take, connect and whole body included.",
-        ),
-        click.option(
-            "--scan-timeout",
-            type=click.FloatRange(min=1),
-            help="Seconds the whole live read may take (default: 120 s plus 2 s per list and 1 s per "
-            "1,000 objects, at most 1,800 s; the report says what was used).",
-        ),
-        click.option(
-            "--max-page-mb",
-            type=click.IntRange(min=1),
-            default=64,
-            show_default=True,
-            help="Largest response body, in MiB.",
-        ),
-        click.option(
-            "--max-kind-mb",
-            type=click.IntRange(min=1),
-            default=1024,
-            show_default=True,
-            help="Largest total of one kind's pages, in MiB.",
-        ),
-        click.option(
-            "--max-pages", type=click.IntRange(min=1), default=1000, show_default=True, help="Pages per kind."
-        ),
-        click.option(
-            "--retry-budget",
-            type=click.FloatRange(min=0),
-            default=60.0,
-            show_default=True,
-            help="Seconds all retry waits (429, 5xx) of one scan may add up to.",
-        ),
-        click.option(
-            "-n", "--namespace", "namespaces", multiple=True, help="Only these namespaces (repeatable)."
-        ),
+        *_LIVE_TAIL,
     ]
     for option in reversed(options):
         function = option(function)
@@ -98,6 +56,80 @@ def _limits(timeout: float, options: dict[str, float | int | None]) -> LiveLimit
     )
 
 
+def _fleet_options(function: click.decorators.FC) -> click.decorators.FC:
+    """The live options of `scan`, where --context repeats: two or more contexts make a fleet scan."""
+    options = [
+        click.option(
+            "--kubeconfig", type=click.Path(dir_okay=False), help="kubeconfig file (default: as kubectl)."
+        ),
+        click.option(
+            "--context",
+            "contexts",
+            multiple=True,
+            help="kubeconfig context (default: the current one); repeat it to scan a fleet.",
+        ),
+        click.option("--all-contexts", is_flag=True, help="Scan every context of the kubeconfig."),
+        click.option(
+            "--concurrency",
+            type=click.IntRange(min=1, max=64),
+            default=4,
+            show_default=True,
+            help="Clusters read at the same time in a fleet scan (--qps applies to each).",
+        ),
+        *_LIVE_TAIL,
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+_LIVE_TAIL = [
+    click.option(
+        "--qps", type=click.FloatRange(min=0.1), default=20.0, show_default=True, help="Request rate."
+    ),
+    click.option(
+        "--timeout",
+        type=click.FloatRange(min=1),
+        default=30.0,
+        show_default=True,
+        help="Seconds one request may take, connect and whole body included.",
+    ),
+    click.option(
+        "--scan-timeout",
+        type=click.FloatRange(min=1),
+        help="Seconds the whole live read may take (default: 120 s plus 2 s per list and 1 s per "
+        "1,000 objects, at most 1,800 s; the report says what was used).",
+    ),
+    click.option(
+        "--max-page-mb",
+        type=click.IntRange(min=1),
+        default=64,
+        show_default=True,
+        help="Largest response body, in MiB.",
+    ),
+    click.option(
+        "--max-kind-mb",
+        type=click.IntRange(min=1),
+        default=1024,
+        show_default=True,
+        help="Largest total of one kind's pages, in MiB.",
+    ),
+    click.option(
+        "--max-pages", type=click.IntRange(min=1), default=1000, show_default=True, help="Pages per kind."
+    ),
+    click.option(
+        "--retry-budget",
+        type=click.FloatRange(min=0),
+        default=60.0,
+        show_default=True,
+        help="Seconds all retry waits (429, 5xx) of one scan may add up to.",
+    ),
+    click.option(
+        "-n", "--namespace", "namespaces", multiple=True, help="Only these namespaces (repeatable)."
+    ),
+]
+
+
 def _write(text: str, output: str | None) -> None:
     if output is None:
         click.echo(text, nl=False)
@@ -116,6 +148,7 @@ def _write(text: str, output: str | None) -> None:
 
 
 @click.command()
+@click.argument("paths", nargs=-1, type=click.Path())
 @click.option(
     "--snapshot", "snapshot_paths", multiple=True, type=click.Path(), help="Snapshot file or folder."
 )
@@ -157,8 +190,9 @@ def _write(text: str, output: str | None) -> None:
     "--library-url",
     help="Base URL of incident links (default $KUBEGAP_LIBRARY_URL, else each incident's source).",
 )
-@_live_options
+@_fleet_options
 def scan(
+    paths: tuple[str, ...],
     snapshot_paths: tuple[str, ...],
     manifest_paths: tuple[str, ...],
     demo: bool,
@@ -174,22 +208,36 @@ def scan(
     no_annotation_exemptions: bool,
     library_url: str | None,
     kubeconfig: str | None,
-    context: str | None,
+    contexts: tuple[str, ...],
+    all_contexts: bool,
+    concurrency: int,
     qps: float,
     timeout: float,
     namespaces: tuple[str, ...],
     **limits: float | int | None,
 ) -> None:
-    """Scan a cluster (live, --snapshot, --manifests or --demo) for the gaps behind public incidents."""
+    """Scan a cluster (live, --snapshot, --manifests or --demo) for the gaps behind public incidents.
+
+    PATHS are manifest files or folders, as with --manifests (so `kubegap scan k8s/*.yaml` and the
+    pre-commit hook work). Two or more --context, or --all-contexts, scan a fleet: one report with a
+    cluster × check matrix.
+    """
     from kubegap.checker.reports import render
     from kubegap.checker.scanning import LiveTarget, ScanRequest, run_scan
 
+    fleet = all_contexts or len(contexts) > 1
+    context = contexts[0] if contexts and not fleet else None
     live = LiveTarget(
-        kubeconfig, context, qps, timeout, progress=sys.stderr.isatty(), limits=_limits(timeout, limits)
+        kubeconfig,
+        context,
+        qps,
+        timeout,
+        progress=sys.stderr.isatty() and not fleet,
+        limits=_limits(timeout, limits),
     )
     request = ScanRequest(
         snapshot_paths=snapshot_paths,
-        manifest_paths=manifest_paths,
+        manifest_paths=(*manifest_paths, *paths),
         demo=demo,
         live=live,
         check_ids=check_ids or None,
@@ -197,14 +245,24 @@ def scan(
         exemptions_path=exemptions_path,
         honour_annotations=not no_annotation_exemptions,
     )
-    report = run_scan(request)
-    shown = report.filtered(statuses or None, Severity(min_severity) if min_severity else None)
     terminal = output is None and sys.stdout.isatty()
     chosen = fmt or ("table" if terminal else "plain")
     color = terminal and chosen == "table"
     columns = width or (shutil.get_terminal_size((120, 40)).columns if terminal else 120)
-    _write(render(shown, chosen, lang, library_url, color=color, width=columns), output)
     threshold = None if fail_on == "never" else Severity(fail_on)
+    if fleet:
+        from kubegap.checker.fleet.command import render_fleet, run_fleet_scan
+
+        fleet_report = run_fleet_scan(request, contexts, all_contexts, concurrency)
+        shown_fleet = fleet_report.filtered(
+            statuses or None, Severity(min_severity) if min_severity else None
+        )
+        fleet_format = "table" if chosen in ("plain", "tsv") else chosen  # the matrix is a table
+        _write(render_fleet(shown_fleet, fleet_format, lang, library_url, color=color), output)
+        raise click.exceptions.Exit(fleet_report.exit_code(threshold))
+    report = run_scan(request)
+    shown = report.filtered(statuses or None, Severity(min_severity) if min_severity else None)
+    _write(render(shown, chosen, lang, library_url, color=color, width=columns), output)
     raise click.exceptions.Exit(report.exit_code(threshold))
 
 

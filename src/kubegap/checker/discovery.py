@@ -21,7 +21,6 @@ from kubegap.checker.client import ApiError, MalformedBody, ReadOnlyClient
 from kubegap.checker.discovery_shapes import ShapeError, api_groups, api_resources, api_versions
 from kubegap.checker.request_paths import is_group_name, is_kind_name, is_resource_name, is_version_name
 from kubegap.checker.snapshot import kind_key
-from kubegap.errors import ClusterError
 
 
 @dataclass(frozen=True)
@@ -80,7 +79,7 @@ def kind_of(key: str) -> str:
 
 
 def discover(client: ReadOnlyClient, keys: Iterable[str], deadline: float | None = None) -> Discovery:
-    """Discover the resources behind `keys`; raise ClusterError when the server cannot be read at all."""
+    """Discover the resources behind `keys`; raise ApiError (a ClusterError) if nothing can be read."""
     wanted: dict[str, set[str]] = {}
     for key in keys:
         wanted.setdefault(group_of(key), set()).add(kind_of(key))
@@ -136,11 +135,14 @@ class _Reader:
             return None
         except ApiError as error:
             if error.status in (401, 403):
-                raise ClusterError(
+                # still an ApiError with its status, so a fleet scan can tell forbidden from unreachable
+                raise ApiError(
                     f"the API server at {self._client.host} refused discovery ({error.status}); "
-                    f"check the credentials of {self._client.describe()}"
+                    f"check the credentials of {self._client.describe()}",
+                    status=error.status,
+                    path=path,
                 ) from None
-            raise ClusterError(error.one_line()) from None
+            raise ApiError(error.one_line(), status=error.status, path=path) from None
 
     def shaped(self, path: str, document: dict[str, Any], shape: Any, group: str) -> Any:
         """`shape(document)`, or None with the group ('*' for every group, for /apis) marked malformed."""

@@ -74,8 +74,11 @@ class ClusterPage:
     notes: tuple[str, ...]
 
 
-def build_cluster_page(site: Site, lang: Lang, rescan: RescanOutcome | None = None) -> ClusterPage:
-    scan = site.cluster.state()
+def build_cluster_page(
+    site: Site, lang: Lang, rescan: RescanOutcome | None = None, scan: ScanState | None = None
+) -> ClusterPage:
+    """The page for the server's scan, or for `scan` when given (one cluster of a fleet scan)."""
+    scan = scan or site.cluster.state()
     report = scan.report
     results = check_results(site, report, lang) if report else ()
     waiting = scan.state in ("waiting", "scanning")

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from kubegap.checker.fleet.report import FleetReport
 from kubegap.checker.scan_report import ScanReport
 from kubegap.errors import KubegapError
 from kubegap.redaction import redact_text
@@ -24,7 +25,9 @@ _LOG = logging.getLogger("kubegap.web")
 
 RESCAN_INTERVAL = 30.0
 
-Scanner = Callable[[], ScanReport]
+Scanner = Callable[
+    [], ScanReport | FleetReport
+]  # a fleet scan (serve --context a --context b) gives the latter
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,7 @@ class ScanState:
     error: str = ""
     started_at: str = ""
     finished_at: str = ""
+    fleet: FleetReport | None = None  # set instead of `report` when several clusters were scanned
 
 
 @dataclass(frozen=True)
@@ -135,16 +139,23 @@ class ClusterScan:
                 return False
             self._last_start = self._clock()
             previous = self._state
-            self._state = ScanState("scanning", self._source, previous.report, "", _now())
+            self._state = ScanState(
+                "scanning", self._source, previous.report, "", _now(), fleet=previous.fleet
+            )
             return True
 
     def _run(self) -> None:
         scanner = self._scanner
         assert scanner is not None  # _claim refuses to start without one
         report: ScanReport | None = None
+        fleet: FleetReport | None = None
         error = ""
         try:
-            report = scanner()
+            result = scanner()
+            if isinstance(result, FleetReport):
+                fleet = result
+            else:
+                report = result
         except KubegapError as problem:
             error = problem.one_line()
         except Exception as problem:  # a bug in a check or a client: shown as one line, logged in full
@@ -152,7 +163,9 @@ class ClusterScan:
             error = f"unexpected {type(problem).__name__}: {' '.join(str(problem).split())}"
         with self._lock:
             started = self._state.started_at
-            if report is not None:
+            if fleet is not None:
+                self._state = ScanState("done", self._source, None, "", started, _now(), fleet)
+            elif report is not None:
                 self._state = ScanState("done", self._source, report, "", started, _now())
             else:
                 text = redact_text(error, limit=500) or "the scan failed"

@@ -83,7 +83,13 @@ def _settle(site: Site) -> None:
 @click.option(
     "--kubeconfig", type=click.Path(dir_okay=False), help="kubeconfig file (default: as kubectl finds it)."
 )
-@click.option("--context", help="kubeconfig context (default: the current one).")
+@click.option(
+    "--context",
+    "contexts",
+    multiple=True,
+    help="kubeconfig context (default: the current one); repeat it to show a fleet matrix.",
+)
+@click.option("--all-contexts", is_flag=True, help="Scan every context of the kubeconfig (a fleet).")
 @click.option("--no-scan", is_flag=True, help="Serve the library only; scan no cluster.")
 @lang_option
 def serve(
@@ -93,7 +99,8 @@ def serve(
     snapshot_paths: tuple[str, ...],
     manifest_paths: tuple[str, ...],
     kubeconfig: str | None,
-    context: str | None,
+    contexts: tuple[str, ...],
+    all_contexts: bool,
     no_scan: bool,
     lang: str,
 ) -> None:
@@ -109,15 +116,25 @@ def serve(
     from kubegap.web.cluster_source import choose_source
 
     _check_port_free(host, port)
-    source = choose_source(
-        snapshot_paths=snapshot_paths,
-        manifest_paths=manifest_paths,
-        demo=demo,
-        kubeconfig=kubeconfig,
-        context=context,
-        no_scan=no_scan,
-    )
-    cluster = ClusterScan(source)
+    if all_contexts or len(contexts) > 1:
+        from kubegap.web.cluster_fleet import fleet_scanner, fleet_source
+
+        if snapshot_paths or manifest_paths or demo or no_scan:
+            raise UsageError(
+                "several contexts are live clusters: drop --snapshot, --manifests, --demo, --no-scan"
+            )
+        source = fleet_source(kubeconfig, contexts, all_contexts)
+        cluster = ClusterScan(source, fleet_scanner(source, contexts, all_contexts))
+    else:
+        source = choose_source(
+            snapshot_paths=snapshot_paths,
+            manifest_paths=manifest_paths,
+            demo=demo,
+            kubeconfig=kubeconfig,
+            context=contexts[0] if contexts else None,
+            no_scan=no_scan,
+        )
+        cluster = ClusterScan(source)
     app = create_app(cluster=cluster)
     _settle(app.state.site)
     click.echo(source.startup_line(lang), err=True)

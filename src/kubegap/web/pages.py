@@ -99,6 +99,11 @@ def _check(request: Request, site: Site, lang: Lang) -> Page:
 def _cluster(request: Request, site: Site, lang: Lang) -> Page:
     """`?rescan=1` asks for a new scan (rate-limited by ClusterScan); the page then shows it running."""
     rescan = site.cluster.request_rescan() if request.query_params.get("rescan") == "1" else None
+    if site.cluster.source.kind == "fleet":
+        from kubegap.web.cluster_fleet import fleet_or_member_page
+
+        context, template = fleet_or_member_page(site, lang, rescan, request.query_params.get("cluster"))
+        return Page(context, template, context.title, "cluster", "no-store")
     context = cluster_page.build_cluster_page(site, lang, rescan)
     return Page(context, "cluster.html", context.title, "cluster", "no-store")
 

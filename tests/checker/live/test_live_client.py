@@ -287,14 +287,10 @@ def test_a_kubeconfig_list_skips_missing_files_like_kubectl(
 def test_in_cluster_service_account_is_used_without_a_kubeconfig(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kubernetes.config import incluster_config
-
     token, certificate = tmp_path / "token", tmp_path / "ca.crt"
     token.write_text("service-account-token")
     certificate.write_text("not checked until a TLS handshake")
-    monkeypatch.setattr(incluster_config, "SERVICE_TOKEN_FILENAME", str(token))
-    monkeypatch.setattr(incluster_config, "SERVICE_CERT_FILENAME", str(certificate))
-    monkeypatch.setattr(client_module, "_SERVICE_ACCOUNT_TOKEN", token)
+    monkeypatch.setattr(client_module, "SERVICE_ACCOUNT_DIR", tmp_path)
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.delenv("KUBECONFIG", raising=False)
     monkeypatch.setenv("KUBERNETES_SERVICE_HOST", "10.0.0.1")

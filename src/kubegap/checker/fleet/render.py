@@ -1,0 +1,27 @@
+"""Pick a fleet renderer by name, like `kubegap.checker.reports.render` does for one cluster."""
+
+from __future__ import annotations
+
+from kubegap.checker.fleet.documents import render_fleet_json, render_fleet_sarif
+from kubegap.checker.fleet.report import FleetReport
+from kubegap.checker.fleet.text_reports import render_fleet_markdown, render_fleet_table
+from kubegap.errors import UsageError
+
+
+def render_fleet(
+    fleet: FleetReport,
+    fmt: str = "table",
+    lang: str | None = "en",
+    base_url: str | None = None,
+    *,
+    color: bool = False,
+) -> str:
+    if fmt == "table":
+        return render_fleet_table(fleet, lang, color=color)
+    if fmt == "json":
+        return render_fleet_json(fleet, lang, base_url)
+    if fmt == "markdown":
+        return render_fleet_markdown(fleet, lang, base_url)
+    if fmt == "sarif":
+        return render_fleet_sarif(fleet, lang, base_url)
+    raise UsageError(f"unknown report format {fmt!r}; choose one of table, json, markdown, sarif")

@@ -1,0 +1,45 @@
+"""Which clusters a fleet scan reads: the contexts named on the command line, or every context.
+
+Contexts come from the same kubeconfig kubectl would read (the flag, then $KUBECONFIG, then
+~/.kube/config), so `--all-contexts` lists exactly what `kubectl config get-contexts` lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kubernetes import config as kube_config
+from kubernetes.config.config_exception import ConfigException
+
+from kubegap.checker.client import resolve_kubeconfig
+from kubegap.errors import ClusterError, UsageError
+
+
+def kubeconfig_contexts(kubeconfig: str | None) -> list[str]:
+    """Every context name in the kubeconfig, in file order; a one-line error when there is none."""
+    path = resolve_kubeconfig(kubeconfig)
+    if path is None:
+        raise ClusterError(
+            "--all-contexts needs a kubeconfig (KUBECONFIG is unset and ~/.kube/config does not exist)"
+        )
+    try:
+        contexts, _active = kube_config.list_kube_config_contexts(config_file=path)
+    except (ConfigException, OSError, ValueError, TypeError, KeyError) as error:
+        raise ClusterError(f"cannot read the contexts of kubeconfig {path}: {error}") from None
+    names = [str((entry or {}).get("name", "")) for entry in contexts or []]
+    return [name for name in names if name]
+
+
+def resolve_contexts(kubeconfig: str | None, contexts: Sequence[str], all_contexts: bool) -> list[str]:
+    """The contexts to scan, each once, in the order given (named ones first when both are used).
+
+    A named context that the kubeconfig lacks is kept: the scan reports that cluster as an error and
+    still scans the others, the same as a cluster that does not answer.
+    """
+    chosen = [name for name in contexts if name]
+    if all_contexts:
+        chosen += kubeconfig_contexts(kubeconfig)
+    unique = list(dict.fromkeys(chosen))
+    if not unique:
+        raise UsageError("a fleet scan needs --context NAME (repeatable) or --all-contexts")
+    return unique

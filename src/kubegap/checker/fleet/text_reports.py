@@ -1,0 +1,152 @@
+"""The fleet report for people: a terminal table and Markdown for pull requests or tickets.
+
+Both lead with the clusters (scanned or why not), then the cluster × check matrix, worst rows first.
+Markdown keeps only rows with a fail or unknown somewhere (an all-pass row says nothing) and folds
+each cluster's own gap list under a details element.
+"""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from kubegap.checker.fleet.report import NOT_SCANNED, ClusterResult, FleetReport
+from kubegap.checker.reports import render_markdown
+from kubegap.checker.reports._common import one_line, report_lang
+from kubegap.redaction import redact_text
+from kubegap.text import label
+
+_CELL_STYLE = {"fail": "bold red", "unknown": "yellow", "pass": "green", "not-applicable": "dim"}
+_CLUSTER_STATUS = {
+    "scanned": ("스캔 완료", "scanned"),
+    "forbidden": ("권한 거부", "forbidden"),
+    "unreachable": ("연결 불가", "unreachable"),
+    "error": ("설정 오류", "error"),
+}
+
+
+def cell_label(cell: str, lang: str) -> str:
+    """A matrix cell in words: a check status, or 'not scanned' for a cluster without a report."""
+    if cell == NOT_SCANNED:
+        return "스캔 못 함" if lang == "ko" else "not scanned"
+    return label(f"status.{cell}", lang)
+
+
+def cluster_status_label(status: str, lang: str) -> str:
+    korean, english = _CLUSTER_STATUS.get(status, (status, status))
+    return korean if lang == "ko" else english
+
+
+def _cluster_line(cluster: ClusterResult, lang: str) -> list[str]:
+    if cluster.report is None:
+        return [
+            cluster_status_label(cluster.status, lang),
+            "",
+            "",
+            "",
+            f"{cluster.seconds:.1f}",
+            cluster.error,
+        ]
+    counts = cluster.report.counts
+    return [
+        cluster_status_label(cluster.status, lang),
+        str(counts["fail"]),
+        str(counts["unknown"]),
+        str(cluster.requests),
+        f"{cluster.seconds:.1f}",
+        "",
+    ]
+
+
+def render_fleet_table(
+    fleet: FleetReport, lang: str | None = "en", *, color: bool = False, width: int = 160
+) -> str:
+    lang = report_lang(lang)
+    buffer = io.StringIO()
+    console = Console(
+        file=buffer,
+        width=width,
+        force_terminal=color,
+        color_system="auto" if color else None,
+        highlight=False,
+    )
+    console.print(
+        f"[bold]kubegap fleet scan[/] · {len(fleet.scanned())} of {len(fleet.clusters)} cluster(s) scanned · "
+        f"{fleet.requests:,} request(s) · {fleet.wall_seconds:.1f}s"
+    )
+    clusters = Table(title="Clusters", title_justify="left")
+    for column in ("Cluster", "Status", "fail", "unknown", "Requests", "Seconds", "Why not scanned"):
+        clusters.add_column(column, overflow="fold")
+    for cluster in fleet.clusters:
+        style = "" if cluster.scanned else "bold red"
+        cells = [escape(one_line(text, 300)) for text in _cluster_line(cluster, lang)]
+        clusters.add_row(
+            escape(one_line(cluster.name, 100)), *[f"[{style}]{c}[/]" if style else c for c in cells]
+        )
+    console.print(clusters)
+    matrix = Table(title="Checks × clusters", title_justify="left")
+    matrix.add_column("Check", overflow="fold")
+    matrix.add_column("Severity")
+    for name in fleet.names:
+        matrix.add_column(escape(one_line(name, 60)), overflow="fold")
+    for row in fleet.matrix():
+        cells = [
+            f"[{_CELL_STYLE.get(cell, 'bold red')}]{escape(cell_label(cell, lang))}[/]" for cell in row.cells
+        ]
+        matrix.add_row(
+            escape(row.check_id), escape(label("severity." + row.meta.severity.value, lang)), *cells
+        )
+    console.print(matrix)
+    for cluster in fleet.not_scanned():
+        console.print(
+            f"[bold red]Not scanned:[/] {escape(one_line(cluster.name, 100))}: "
+            f"{escape(one_line(cluster.error))}"
+        )
+    for note in fleet.notes:
+        console.print(f"[dim]Note: {escape(one_line(note, 300))}[/]")
+    return redact_text(buffer.getvalue(), limit=2_000_000)
+
+
+def _cell(text: str, limit: int = 200) -> str:
+    return one_line(text, limit).replace("|", "\\|")
+
+
+def render_fleet_markdown(fleet: FleetReport, lang: str | None = "en", base_url: str | None = None) -> str:
+    lang = report_lang(lang)
+    lines = [
+        "## kubegap fleet scan",
+        "",
+        f"{len(fleet.scanned())} of {len(fleet.clusters)} cluster(s) scanned · "
+        f"{fleet.requests:,} request(s) · {fleet.finished_at}",
+        "",
+        "| Cluster | Status | fail | unknown | Why not scanned |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for cluster in fleet.clusters:
+        status, fails, unknowns, _requests, _seconds, why = _cluster_line(cluster, lang)
+        lines.append(
+            f"| `{_cell(cluster.name, 100)}` | {status} | {fails} | {unknowns} | {_cell(why, 300)} |"
+        )
+    rows = [row for row in fleet.matrix() if row.worst in ("fail", "unknown", NOT_SCANNED)]
+    hidden = len(fleet.matrix()) - len(rows)
+    lines += ["", "### Checks × clusters", ""]
+    if rows:
+        lines.append(
+            "| Check | Severity | " + " | ".join(f"`{_cell(name, 60)}`" for name in fleet.names) + " |"
+        )
+        lines.append("| --- | --- | " + " | ".join("---" for _ in fleet.names) + " |")
+        for row in rows:
+            cells = " | ".join(cell_label(cell, lang) for cell in row.cells)
+            lines.append(
+                f"| `{row.check_id}` | {label('severity.' + row.meta.severity.value, lang)} | {cells} |"
+            )
+    if hidden:
+        lines += ["", f"{hidden} more check(s) pass or do not apply on every scanned cluster."]
+    for cluster in fleet.scanned():
+        assert cluster.report is not None
+        own = render_markdown(cluster.report, lang, base_url).replace("## kubegap scan", "", 1).strip()
+        lines += ["", f"<details><summary>{_cell(cluster.name, 100)}</summary>", "", own, "", "</details>"]
+    return redact_text("\n".join(lines) + "\n", limit=200_000)
