@@ -157,15 +157,20 @@ def test_cards_have_the_nine_sections_in_order_with_basis_and_term_links(client:
     sections = {section["key"]: section for section in card["sections"]}
     assert sections["cause"]["items"][0]["basis"] == "stated"
     assert [item["basis"] for item in sections["contributing_factors"]["items"]] == ["inferred", "stated"]
-    assert [term["url"] for term in sections["components"]["terms"]] == [
-        "/en/facets/component/gpu-memory",
-        "/en/facets/component/nccl",
+    # on the list, a chip narrows the search in place: the selected one removes itself, the other adds
+    assert [(term["url"], term["selected"]) for term in sections["components"]["terms"]] == [
+        ("/en/incidents", True),
+        ("/en/incidents?component=gpu-memory&component=nccl", False),
     ]
-    page = _html(client, "/en/incidents?component=gpu-memory")
+    page = _html(client, "/en/incidents?component=gpu-memory&view=full")
     assert "inferred from the source" in page and "stated by the source" in page
-    assert 'href="/en/facets/component/nccl"' in page
-    korean = _html(client, "/ko/incidents?component=gpu-memory")
+    assert 'href="/en/incidents?component=gpu-memory&amp;component=nccl&amp;view=full"' in page
+    korean = _html(client, "/ko/incidents?component=gpu-memory&view=full")
     assert "출처에서 추론" in korean
+    # the case page keeps chips as links to the term's page
+    case = _json(client, f"/en/incidents/{card['id']}.json")
+    case_sections = {section["key"]: section for section in case["card"]["sections"]}
+    assert case_sections["components"]["terms"][1]["url"] == "/en/facets/component/nccl"
 
 
 def test_check_box_lists_recurring_components_checks_and_how_to_run(client: TestClient) -> None:

@@ -17,6 +17,7 @@ from kubegap.checker.check import CheckMeta
 from kubegap.errors import KubegapError
 from kubegap.knowledge.loader import Knowledge
 from kubegap.knowledge.model import Incident
+from kubegap.library.glossary import Glossary
 from kubegap.library.query import FacetValue, SearchQuery, SearchResult, SimilarIncident
 from kubegap.web.cluster_scan import ClusterScan
 
@@ -75,6 +76,12 @@ class Site:
     @property
     def knowledge(self) -> Knowledge:
         return self.library.knowledge
+
+    @property
+    def glossary(self) -> Glossary:
+        """The library's search glossary; a reader without one (a test double) has an empty one."""
+        found = getattr(self.library, "glossary", None)
+        return found if isinstance(found, Glossary) else Glossary()
 
     def check(self, check_id: str) -> CheckMeta | None:
         return next((check for check in self.checks if check.id == check_id), None)
