@@ -26,6 +26,7 @@ from kubegap.errors import KubegapError
 from kubegap.text import LANGS, Lang
 from kubegap.web import data_out, errors, pages, urls
 from kubegap.web.cluster_scan import ClusterScan
+from kubegap.web.compression import CompressionMiddleware
 from kubegap.web.layout import build_layout
 from kubegap.web.negotiation import preferred_lang
 from kubegap.web.render import HTML, JSON, render_html, respond, to_json_bytes
@@ -74,6 +75,7 @@ def create_app(
     app.state.site = site
     app.add_middleware(TidyRequestMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
+    app.add_middleware(CompressionMiddleware)
     return app
 
 
