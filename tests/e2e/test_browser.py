@@ -202,7 +202,8 @@ def test_cluster_page_in_both_languages_and_badges_lead_to_it(server: str, brows
     # a check's page shows its status in this cluster; the badge leads to its entry on the cluster page
     page.goto(f"{server}/en/checks/{failing['id']}")
     badge = page.locator(".cluster-status a.status")
-    assert badge.inner_text().strip() == failing["status_label"]
+    assert badge.locator(".status-label").inner_text().strip() == failing["status_label"]
+    assert badge.locator(".status-scope").inner_text().strip() == "demo cluster"
     badge.click()
     page.wait_for_load_state()
     assert page.url.endswith(f"/en/cluster#{failing['anchor']}")
