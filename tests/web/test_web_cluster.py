@@ -205,13 +205,12 @@ def test_badges_name_the_scan_they_come_from(demo_client: TestClient) -> None:
     """The demo's verdicts say "demo cluster" wherever they appear; a live scan names its context."""
     from kubegap.checker.scan_report import ScanReport
     from kubegap.web.cluster_source import ClusterSource
-    from kubegap.web.cluster_status import scan_scope
+    from kubegap.web.cluster_status import cluster_badges, scan_scope
 
     for lang, scope in (("ko", "데모 클러스터"), ("en", "demo cluster")):
-        catalog = _json(demo_client, f"/{lang}/checks.json")
-        badges = [item["cluster"] for area in catalog["areas"] for item in area["checks"] if item["cluster"]]
-        assert badges and {badge["scope"] for badge in badges} == {scope}
-        assert f'<span class="status-scope">{scope}</span>' in _html(demo_client, f"/{lang}/checks")
+        badges = cluster_badges(demo_client.app.state.site, lang)  # type: ignore[attr-defined]
+        assert badges and {badge.scope for badge in badges.values()} == {scope}
+        assert all(badge.hint.endswith(f"({scope})") for badge in badges.values())
     report = ScanReport([], [], [], "live", "live", "0", "", "", context="gpu-prod")
     live = ClusterSource("live", "asked", "kubeconfig /k, context gpu-prod")
     assert scan_scope(live, report, "en") == "live: context gpu-prod"
