@@ -56,6 +56,7 @@ def create_app(
         Route("/", _root),
         Route("/openapi.json", _openapi),
         Route("/favicon.ico", _favicon),
+        Route("/c/{short_id}", _short_link),
         Route("/export/incidents.json", _export_json),
         Route("/export/incidents.csv", _export_csv),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
@@ -131,6 +132,17 @@ async def _root(request: Request) -> Response:
 
 async def _favicon(request: Request) -> Response:
     return RedirectResponse("/static/favicon.svg", status_code=301)
+
+
+async def _short_link(request: Request) -> Response:
+    """A citation's short link: the case in the reader's preferred language, or a calm 404."""
+    lang = preferred_lang(request.headers.get("accept-language", ""))
+    site: Site = request.app.state.site
+    incident_id = site.incident_by_short_id(request.path_params["short_id"][:20])
+    if incident_id is None:
+        raise HTTPException(404)
+    headers = {"Vary": "Accept-Language"}
+    return RedirectResponse(urls.incident_url(lang, incident_id), status_code=302, headers=headers)
 
 
 async def _lang_root(request: Request) -> Response:

@@ -37,6 +37,11 @@ def incident_url(lang: str, incident_id: str) -> str:
     return path(lang, "incidents", incident_id)
 
 
+def short_url(short_id: str) -> str:
+    """A case's short link (`/c/KG-...`), which redirects to the case in the reader's language."""
+    return path("c", short_id)
+
+
 def facets_url(lang: str) -> str:
     return path(lang, "facets")
 
