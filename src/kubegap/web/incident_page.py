@@ -2,9 +2,10 @@
 
 Near the top: the sources (publication and access dates, archived copies), the case's short id, when
 its record was added and last changed, and how to cite it (plain text and BibTeX); the head carries a
-description and social-preview tags. The checks that cite the incident are shown when there are some; when none do, the incident's own
-`cluster_visibility` note says what a cluster can and cannot show, or we say plainly that no kubegap
-check covers it yet. Either way the reader learns whether kubegap can help with this one.
+description and social-preview tags. The checks that cite the incident are shown when there are
+some; when none do, the incident's own `cluster_visibility` note says what a cluster can and cannot
+show, or we say plainly that no kubegap check covers it yet. Either way the reader learns whether
+kubegap can help with this one.
 """
 
 from __future__ import annotations
