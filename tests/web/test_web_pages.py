@@ -274,10 +274,23 @@ def test_studies_render_a_server_side_svg_bar_chart(client: TestClient) -> None:
     studies = _json(client, "/en/studies.json")
     [study] = studies["studies"]
     bars = study["chart"]["bars"]
-    assert [bar["width_percent"] for bar in bars] == ["52.50%", "35.00%", "17.50%", "70.00%"]
+    # the two GPU-fault rows form a group, largest first; the ungrouped rows follow, largest first
+    assert [bar["label"] for bar in bars] == [
+        "Faulty GPU",
+        "HBM memory",
+        "Everything else",
+        "Network <switch>",
+    ]
+    assert [bar["width_percent"] for bar in bars] == ["52.50%", "35.00%", "70.00%", "17.50%"]
+    assert [group["text"] for group in study["chart"]["groups"]] == [bars[0]["group"], "Other causes"]
+    assert study["wide_chart"]["layout"] == "columns" and study["wide_chart"]["bars"][0]["bar_x"] == "42.00%"
+    # numbers reach screen readers, and the index has a table beside every chart
+    assert "Faulty GPU: 30% (120)" in study["chart"]["description"]
+    index = _html(client, "/en/studies")
+    assert index.count('<details class="chart-table">') == 1 and "<td>30% (120)</td>" in index
     page = _html(client, f"/en/studies/{STUDY}")
     assert '<svg class="bar-chart"' in page
-    assert 'width="52.50%"' in page
+    assert 'width="52.50%"' in page and 'class="chart chart-columns"' in page
     assert "Network &lt;switch&gt;" in page and "Network <switch>" not in page
     detail = _json(client, f"/en/studies/{STUDY}.json")
     assert detail["period"] == "The year 2023" and detail["fleet_gpus"] == 16000
