@@ -119,7 +119,9 @@ def build_card(
         summary_marks=marked(summary, marks),
         components=components,
         source_count=len(incident.sources),
-        source_label=t("card.sources", lang, count=len(incident.sources)),
+        source_label=t(
+            "card.source" if len(incident.sources) == 1 else "card.sources", lang, count=len(incident.sources)
+        ),
     )
 
 

@@ -16,6 +16,9 @@ from kubegap.library.glossary import Glossary
 
 MAX_TERMS = 24
 _HANGUL = re.compile(r"[가-힣]+")
+# The index splits words at punctuation and between Hangul and Latin (`GPU를` is GPU + 를), and so do
+# the marks; a lone syllable stuck to a Latin word is a particle, not something to mark.
+_PIECE = re.compile(r"[가-힣]+|[^\W가-힣]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +35,8 @@ def highlight_terms(text: str, glossary: Glossary) -> tuple[str, ...]:
     while position < len(words):
         length, forms = glossary.match(words, position)
         for word in [*words[position : position + max(length, 1)], *forms]:
-            found.append(_stem(word))
+            pieces = _PIECE.findall(word)
+            found.extend(_stem(piece) for piece in pieces if len(pieces) == 1 or len(piece) > 1)
         position += max(length, 1)
     kept = {term.lower(): term for term in found if _long_enough(term)}
     return tuple(sorted(kept.values(), key=len, reverse=True))[:MAX_TERMS]
@@ -56,7 +60,6 @@ def marked(text: str, terms: tuple[str, ...]) -> tuple[Segment, ...]:
 
 
 def _stem(word: str) -> str:
-    word = word.strip("\"'()[]{}.,;:!?")
     return strip_korean_ending(word) if _HANGUL.fullmatch(word) else word
 
 

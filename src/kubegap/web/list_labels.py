@@ -33,6 +33,7 @@ LIST_LABELS: dict[str, tuple[str, str]] = {
     "chip.add": ("이 조건으로 좁히기: {name}", "Narrow to {name}"),
     "chip.remove": ("조건에서 빼기: {name}", "Remove the filter {name}"),
     "card.sources": ("출처 {count}개", "{count} sources"),
+    "card.source": ("출처 {count}개", "{count} source"),
     "view.label": ("보기", "View"),
     "view.compact": ("간단히", "Compact"),
     "view.full": ("자세히", "Full cases"),
