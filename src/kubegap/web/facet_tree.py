@@ -38,11 +38,20 @@ class FacetValueView:
 
 
 @dataclass(frozen=True, slots=True)
+class Branch:
+    """A top-level value and every value under it, so a column break never splits a family."""
+
+    root: FacetValueView
+    descendants: tuple[FacetValueView, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class FacetGroup:
     key: str
     title: str
     values: tuple[FacetValueView, ...]
     selected_count: int
+    branches: tuple[Branch, ...] = ()
 
 
 def facet_title(facet: str, lang: Lang) -> str:
@@ -58,8 +67,21 @@ def build_groups(
     groups = []
     for facet, values in choices.items():
         rows = _rows(facet, values, toggle, lang)
-        groups.append(FacetGroup(facet, facet_title(facet, lang), rows, sum(row.selected for row in rows)))
+        selected = sum(row.selected for row in rows)
+        groups.append(FacetGroup(facet, facet_title(facet, lang), rows, selected, _branches(rows)))
     return tuple(groups)
+
+
+def _branches(rows: tuple[FacetValueView, ...]) -> tuple[Branch, ...]:
+    """Rows come parents first (taxonomy order), so each depth-0 row starts a branch."""
+    branches: list[Branch] = []
+    for row in rows:
+        if row.depth == 0 or not branches:
+            branches.append(Branch(row, ()))
+        else:
+            last = branches[-1]
+            branches[-1] = Branch(last.root, (*last.descendants, row))
+    return tuple(branches)
 
 
 def _rows(

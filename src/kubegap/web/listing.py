@@ -14,7 +14,7 @@ from kubegap.text import count_label, label, result_range
 from kubegap.web import urls
 from kubegap.web.cards import IncidentCard, build_card
 from kubegap.web.checkbox import CheckBox, build_check_box
-from kubegap.web.facet_tree import FacetGroup, FacetValueView, build_groups, facet_title
+from kubegap.web.facet_tree import Branch, FacetGroup, FacetValueView, build_groups, facet_title
 from kubegap.web.highlight import highlight_terms
 from kubegap.web.labels import t
 from kubegap.web.paging import Paging, build_paging
@@ -77,6 +77,7 @@ class ListPage:
     tabs: tuple[Tab, ...]
     facet_title: str
     facet_values: tuple[FacetValueView, ...]
+    facet_branches: tuple[Branch, ...]
     facets: dict[str, tuple[FacetValueView, ...]]
     facet_groups: tuple[FacetGroup, ...]
     chips: tuple[Chip, ...]
@@ -142,6 +143,7 @@ def build_list_page(site: Site, state: ListState) -> ListPage:
         tabs=_tabs(query, tab, view, groups, result.total),
         facet_title=t("facet.by", lang, facet=current.title) if current else "",
         facet_values=current.values if current else (),
+        facet_branches=current.branches if current else (),
         facets={group.key: group.values for group in groups},
         facet_groups=groups,
         chips=_chips(site, query, tab, view),
