@@ -107,15 +107,20 @@ def build_list_page(site: Site, state: ListState) -> ListPage:
     result, notices = search_with_notices(site, state)
     query, tab, view, lang = result.query, state.tab, state.view, state.query.lang
     taxonomy = site.knowledge.taxonomy
-    groups = build_groups(
-        result.facet_choices or result.facets,
-        lambda facet, term: urls.toggle_url(query, tab, facet, term, view),
-        lang,
-    )
+    toggles: dict[tuple[str, str], str] = {}
+
+    def toggle(facet: str, term: str) -> str:
+        """One URL per value and page: the same term sits on many cards and in the facet tree."""
+        key = (facet, term)
+        if key not in toggles:
+            toggles[key] = urls.toggle_url(query, tab, facet, term, view)
+        return toggles[key]
+
+    groups = build_groups(result.facet_choices or result.facets, toggle, lang)
     current = next((group for group in groups if group.key == tab), None)
 
     def chip_link(facet: str, term: str) -> tuple[str, bool]:
-        return urls.toggle_url(query, tab, facet, term, view), query.selected(facet, term)
+        return toggle(facet, term), query.selected(facet, term)
 
     marks = highlight_terms(query.text, site.glossary)
     hits = tuple(
