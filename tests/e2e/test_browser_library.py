@@ -141,3 +141,23 @@ def test_the_real_server_compresses_pages(server: str) -> None:
     for coding in ("br", "gzip"):
         response = httpx.get(server + "/ko/incidents", headers={"Accept-Encoding": coding})
         assert response.headers["content-encoding"] == coding and "장애 사례" in response.text
+
+
+@pytest.mark.parametrize("width", [1000, 1280])
+def test_chart_labels_stay_in_their_column(server: str, browser: Any, width: int) -> None:
+    page = new_page(browser, width)
+    for lang in ("ko", "en"):
+        page.goto(f"{server}/{lang}/studies")
+        overlaps = page.evaluate(
+            """() => [...document.querySelectorAll('.chart-columns g')].filter(row => {
+                const label = row.querySelector('.bar-label').getBoundingClientRect();
+                const bar = row.querySelector('.bar').getBoundingClientRect();
+                return label.width > 0 && label.right > bar.left;
+            }).map(row => row.querySelector('.bar-label').textContent)"""
+        )
+        assert overlaps == [], (lang, width, overlaps)
+        assert (
+            page.locator(".chart-columns").first.is_visible()
+            and not page.locator(".chart-stacked").first.is_visible()
+        )
+    page.context.close()

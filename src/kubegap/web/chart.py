@@ -25,7 +25,7 @@ BAR_SPACE = 70.0  # percent of the width the longest bar takes in the stacked la
 MAX_LINE_UNITS = 44  # a line of label at 14px on a 390px phone: Latin letters count 1, wide (Hangul) 2
 LABEL_COLUMN = 40.0  # percent of the width for labels in the columns layout
 COLUMN_BAR_SPACE = 46.0  # percent the longest bar takes beside the label column
-COLUMN_LINE_UNITS = 52
+COLUMN_LINE_UNITS = 46  # fits 40% of a 900 px chart, the narrowest that shows this layout
 _LAST_WORDS = ("other", "unknown", "기타", "미상", "알 수 없")
 
 
