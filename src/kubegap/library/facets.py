@@ -74,20 +74,23 @@ class Facets:
         without text it is the identity.
         """
         found: dict[str, tuple[FacetValue, ...]] = {}
+        rolled = self._tags.rolled
         for facet in FACETS:
             chosen = query.filters.get(facet, ())
             others = self._tags.filter_mask(
                 {name: terms for name, terms in query.filters.items() if name != facet}
             )
+            union = self._tags.filter_mask({facet: chosen}) if chosen else 0
             values = []
             for term in self.taxonomy.terms(facet):
                 selected = term.id in chosen
-                count = self._tags.count(facet, term.id, results)
-                after = (
-                    tuple(value for value in chosen if value != term.id) if selected else (*chosen, term.id)
-                )
-                allowed = others & self._tags.filter_mask({facet: after}) if after else others
+                if selected:  # the click removes it: what the other chosen values (or none) allow
+                    after = tuple(value for value in chosen if value != term.id)
+                    allowed = others & self._tags.filter_mask({facet: after}) if after else others
+                else:  # the click adds it to the facet's OR group
+                    allowed = others & (union | rolled.get((facet, term.id), 0))
                 toggle_count = narrow(allowed).bit_count()
+                count = self._tags.count(facet, term.id, results)
                 if count or toggle_count or selected:
                     values.append(self.value(facet, term.id, count, selected, query.lang, toggle_count))
             found[facet] = tuple(values)

@@ -182,7 +182,8 @@ class Library:
         page_count = max(1, math.ceil(total / query.per_page))
         page = min(query.page, page_count)
         offset = (page - 1) * query.per_page
-        choices = self.facets.choices(query, results, self._narrowing(query.text))
+        unfiltered = matches if query.text and not query.filters else None
+        choices = self.facets.choices(query, results, self._narrowing(query.text, unfiltered))
         rowids = self._page(results, sort, matches.ranked, offset, query.per_page)
         incidents = {incident.id: incident for incident in self._load([self._ids[rowid] for rowid in rowids])}
         hits = tuple(
@@ -244,8 +245,10 @@ class Library:
         with self._lock:
             return self._connection.execute(statement.sql, statement.params).fetchall()
 
-    def _narrowing(self, text: str) -> Callable[[int], int]:
-        """For facet counts: the results of this text under any filters, as a function of what they allow."""
+    def _narrowing(self, text: str, unfiltered: TextMatches | None = None) -> Callable[[int], int]:
+        """For facet counts: the results of this text under any filters, as a function of what they allow.
+
+        `unfiltered` is this text's match without filters when the search just ran one (no query then)."""
         if not text:
             return lambda allowed: allowed
         with self._lock:
@@ -253,7 +256,7 @@ class Library:
             if sets is not None:
                 self._text_sets.move_to_end(text)
                 return sets.within
-        sets = TextSets(self._run, text, self.glossary, self._tags.size)
+        sets = TextSets(self._run, text, self.glossary, self._tags.size, unfiltered)
         with self._lock:
             self._text_sets[text] = sets
             while len(self._text_sets) > self.text_cache_size:

@@ -78,7 +78,19 @@ class TextSets:
     RELAXED_MAX_RANKED of them. The relaxed set is read only when some filter set needs it.
     """
 
-    def __init__(self, run: Runner, text: str, glossary: Glossary, size: int) -> None:
+    def __init__(
+        self, run: Runner, text: str, glossary: Glossary, size: int, unfiltered: TextMatches | None = None
+    ) -> None:
+        """`unfiltered`: the matches of a search without filters, when there was one; they already are
+        the strict set (or the relaxed one), so no query runs again."""
+        self._run, self._text, self._glossary, self._size = run, text, glossary, size
+        self._may_relax = group_count(text) >= RELAXED_FROM_WORDS
+        self._relaxed: int | None = None
+        if unfiltered is not None:
+            self.strict = 0 if unfiltered.relaxed else unfiltered.mask
+            if unfiltered.relaxed:
+                self._relaxed = unfiltered.mask
+            return
         rows = _fts_rows(run, match_expression(text, glossary), None, scored=False)
         pasted = signatures.words(text)
         found = []
@@ -87,9 +99,6 @@ class TextSets:
                 if signatures.occurs_in(pattern.split(" "), pasted):
                     found.append(rowid)
         self.strict = bitsets.mask_of([*found, *(row[0] for row in rows)], size)
-        self._may_relax = group_count(text) >= RELAXED_FROM_WORDS
-        self._relaxed: int | None = None
-        self._run, self._text, self._glossary, self._size = run, text, glossary, size
 
     def within(self, allowed: int) -> int:
         """The incidents a search for this text gives when the filters allow exactly `allowed`."""
