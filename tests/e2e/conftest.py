@@ -1,4 +1,4 @@
-"""The browser tests' shared services: one `kubegap serve --demo` and one headless chromium per session.
+"""The browser tests' shared services: one `kubegap serve --demo` per session, headless chromium per module.
 
 Both are started by the tests themselves (no service has to be running), on a free port and with HOME
 and KUBECONFIG in an empty folder, so no test ever reads a real cluster. Modules that do not ask for
@@ -84,8 +84,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         assert "Traceback" not in output, output[-4000:]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Per module: Playwright's sync API keeps an event loop running while it is open, and the tests
+    that come after the browser modules (MCP clients over anyio) need the thread's loop free."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     if not CHROMIUM.exists():
         pytest.skip("Debian chromium is not installed at /usr/bin/chromium (run scripts/test-deps)")
