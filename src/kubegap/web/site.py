@@ -63,6 +63,8 @@ class Site:
     _by_incident: dict[str, list[CheckMeta]] = field(default_factory=dict, init=False, repr=False)
     _history: FileHistory | None = field(default=None, init=False, repr=False)
     _short_ids: dict[str, str] | None = field(default=None, init=False, repr=False)
+    # word of a term label -> (facet, term id): built once by suggestions.py for empty results
+    suggestion_words: dict[str, list[tuple[str, str]]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         by_component: dict[str, list[CheckMeta]] = defaultdict(list)

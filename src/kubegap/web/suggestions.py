@@ -9,6 +9,7 @@ filters without the text. A suggestion that would also find nothing is never sho
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, replace
 
 from kubegap.library.analysis import query_words
@@ -20,7 +21,9 @@ from kubegap.web.site import Site
 
 MAX_SUGGESTIONS = 6
 MAX_WORDS = 4
+MAX_QUERY_WORDS = 6
 CLOSENESS = 0.72
+_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,32 +86,42 @@ def _word_suggestions(
 
 
 def _term_suggestions(site: Site, query: SearchQuery, tab: str, view: str) -> list[Suggestion]:
-    """Taxonomy terms whose label (in either language) is spelled like a word of the query, as filters."""
-    taxonomy = site.knowledge.taxonomy
-    words = [word.lower() for word in query_words(query.text)][:8]
-    found = []
-    for facet, definition in taxonomy.facets.items():
-        for term in definition.terms:
-            if term.id in query.filters.get(facet, ()):
-                continue
-            names = [term.label.ko.lower(), term.label.en.lower(), term.id.replace("-", " ")]
-            if not any(_close(word, name) for word in words for name in names):
-                continue
-            filtered = replace(query.toggled(facet, term.id), text="", sort="newest")
-            count = site.library.search(replace(filtered, per_page=1)).total
-            if count:
-                label = t(
-                    "suggest.term",
-                    query.lang,
-                    facet=t(f"facet.{facet}", query.lang),
-                    name=term.label.get(query.lang),
-                )
-                found.append(
-                    _suggestion("term", label, urls.list_url(filtered, tab, view), count, query.lang)
-                )
-            if len(found) >= MAX_WORDS:
-                return found
+    """Taxonomy terms whose label (in either language) has a word spelled like a word of the query."""
+    index = _term_words(site)
+    found: list[Suggestion] = []
+    seen: set[tuple[str, str]] = set()
+    for word in _content_words(query.text):
+        for close in difflib.get_close_matches(word, list(index), n=3, cutoff=CLOSENESS):
+            for facet, term_id in index[close]:
+                if (facet, term_id) in seen or term_id in query.filters.get(facet, ()):
+                    continue
+                seen.add((facet, term_id))
+                term = site.knowledge.taxonomy.term(facet, term_id)
+                filtered = replace(query.toggled(facet, term_id), text="", sort="newest")
+                count = site.library.search(replace(filtered, per_page=1)).total
+                if count and term is not None:
+                    name = term.label.get(query.lang)
+                    label = t("suggest.term", query.lang, facet=t(f"facet.{facet}", query.lang), name=name)
+                    url = urls.list_url(filtered, tab, view)
+                    found.append(_suggestion("term", label, url, count, query.lang))
+                if len(found) >= MAX_WORDS:
+                    return found
     return found
+
+
+def _term_words(site: Site) -> dict[str, list[tuple[str, str]]]:
+    """Every word of every term label (both languages) and id -> the terms it names; built once."""
+    if site.suggestion_words is not None:
+        return site.suggestion_words
+    index: dict[str, list[tuple[str, str]]] = {}
+    for facet, definition in site.knowledge.taxonomy.facets.items():
+        for term in definition.terms:
+            names = f"{term.label.ko} {term.label.en} {term.id.replace('-', ' ')}".lower()
+            for word in set(_WORD.findall(names)):
+                if len(word) >= 3:
+                    index.setdefault(word, []).append((facet, term.id))
+    site.suggestion_words = index
+    return index
 
 
 def _glossary_words(site: Site, text: str) -> list[str]:
@@ -116,15 +129,16 @@ def _glossary_words(site: Site, text: str) -> list[str]:
     forms = [form for entry in site.glossary.entries for form in (*entry.ko, *entry.en)]
     lowered = {form.lower(): form for form in forms}
     close: list[str] = []
-    for word in query_words(text)[:8]:
-        for match in difflib.get_close_matches(word.lower(), list(lowered), n=2, cutoff=CLOSENESS):
+    for word in _content_words(text):
+        for match in difflib.get_close_matches(word, list(lowered), n=2, cutoff=CLOSENESS):
             close.append(lowered[match])
     return close
 
 
-def _close(word: str, name: str) -> bool:
-    if len(word) < 3:
-        return False
-    if any(difflib.SequenceMatcher(None, word, part).ratio() >= CLOSENESS for part in name.split()):
-        return True
-    return difflib.SequenceMatcher(None, word, name).ratio() >= CLOSENESS
+def _content_words(text: str) -> list[str]:
+    """Words worth respelling: three letters or more, no digits (ids, timestamps and counters are not
+    typos), at most MAX_QUERY_WORDS of them."""
+    words = [word.lower() for word in query_words(text)]
+    return [word for word in words if len(word) >= 3 and not any(char.isdigit() for char in word)][
+        :MAX_QUERY_WORDS
+    ]
