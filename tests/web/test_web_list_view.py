@@ -155,3 +155,26 @@ def test_empty_result_says_so_once_and_offers_ways_out(client: TestClient) -> No
     assert typo["total"] == 0
     assert any(suggestion["kind"] == "term" for suggestion in typo["suggestions"])
     assert _json(client, "/en/incidents.json?q=NCCL")["suggestions"] == []
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"q": ["GPU 노드"], "sort": ["relevance"]},
+        {"q": ["a&b=c #x"], "sort": ["oldest"], "cause": ["hardware-fault"], "page": ["3"]},
+        {"component": ["nccl", "gpu"], "symptom": ["training-hang"], "per_page": ["5"], "tab": ["symptom"]},
+    ],
+)
+def test_fast_toggle_urls_equal_the_general_ones(params: dict[str, list[str]]) -> None:
+    from kubegap.knowledge.loader import load_knowledge
+    from kubegap.library.query import SearchQuery
+    from kubegap.web import urls
+
+    taxonomy = load_knowledge().taxonomy
+    query = SearchQuery.from_params(params, taxonomy=taxonomy)
+    for tab, view in (("cause", "compact"), ("component", "full"), ("incidents", "compact")):
+        toggler = urls.Toggler(query, tab, view)
+        for facet in taxonomy.facets:
+            for term in taxonomy.terms(facet):
+                assert toggler.url(facet, term.id) == urls.toggle_url(query, tab, facet, term.id, view)

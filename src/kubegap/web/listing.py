@@ -108,12 +108,13 @@ def build_list_page(site: Site, state: ListState) -> ListPage:
     query, tab, view, lang = result.query, state.tab, state.view, state.query.lang
     taxonomy = site.knowledge.taxonomy
     toggles: dict[tuple[str, str], str] = {}
+    toggler = urls.Toggler(query, tab, view)
 
     def toggle(facet: str, term: str) -> str:
         """One URL per value and page: the same term sits on many cards and in the facet tree."""
         key = (facet, term)
         if key not in toggles:
-            toggles[key] = urls.toggle_url(query, tab, facet, term, view)
+            toggles[key] = toggler.url(facet, term)
         return toggles[key]
 
     groups = build_groups(result.facet_choices or result.facets, toggle, lang)

@@ -125,6 +125,44 @@ def toggle_url(query: SearchQuery, tab: str, facet: str, term_id: str, view: str
     return list_url(query.toggled(facet, term_id), tab, view)
 
 
+class Toggler:
+    """`toggle_url` for many values of one view, fast: the query string is kept as encoded pieces
+    (text, each facet's values, the rest) and only the clicked facet's piece is rebuilt. A list page
+    links a hundred facet values and every chip on twenty cards; urlencode for each was a third of
+    the page's time. The result is byte for byte what toggle_url gives (a test holds them equal)."""
+
+    def __init__(self, query: SearchQuery, tab: str = DEFAULT_TAB, view: str = DEFAULT_VIEW) -> None:
+        self._query, self._tab, self._view = query, tab, view
+        self._base = incidents_url(query.lang)
+        self._filters = query.filters
+        self._text = _encoded([("q", query.text)]) if query.text else ""
+        pairs = query_params(replace(query, page=1), tab, view)
+        self._rest = _encoded([(name, value) for name, value in pairs if name != "q" and name not in FACETS])
+        self._pieces = {
+            facet: _encoded([(facet, term) for term in query.filters.get(facet, ())]) for facet in FACETS
+        }
+
+    def url(self, facet: str, term_id: str) -> str:
+        if facet not in self._pieces:  # a facet the query string does not carry: the slow, general way
+            return toggle_url(self._query, self._tab, facet, term_id, self._view)
+        current = self._filters.get(facet, ())
+        chosen = tuple(value for value in current if value != term_id)
+        if chosen == current:
+            chosen = (*current, term_id)
+        pieces = [self._text]
+        for name in FACETS:
+            pieces.append(
+                _encoded([(name, term) for term in chosen]) if name == facet else self._pieces[name]
+            )
+        pieces.append(self._rest)
+        encoded = "&".join(piece for piece in pieces if piece)
+        return self._base + ("?" + encoded if encoded else "")
+
+
+def _encoded(pairs: list[tuple[str, str]]) -> str:
+    return urlencode(pairs, quote_via=quote)
+
+
 def without_text_url(query: SearchQuery, tab: str, view: str = DEFAULT_VIEW) -> str:
     sort = "newest" if query.sort == "relevance" else query.sort
     return list_url(replace(query, text="", page=1, sort=sort), tab, view)
