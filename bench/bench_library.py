@@ -281,7 +281,7 @@ def measure_rendering(library: Library, queries: list[dict[str, list[str]]]) -> 
     taxonomy = library.knowledge.taxonomy
     samples: dict[str, list[float]] = {
         "list page (context + template)": [],
-        "... template only (20 full cards)": [],
+        "... template only (20 compact rows)": [],
     }
     for params in queries:
         lang: Lang = "en" if params["lang"][0] == "en" else "ko"
@@ -294,7 +294,7 @@ def measure_rendering(library: Library, queries: list[dict[str, list[str]]]) -> 
         render_html("list.html", {"layout": layout, "page": context, "L": labeler(lang)})
         finished = time.perf_counter()
         samples["list page (context + template)"].append((finished - started) * 1000.0)
-        samples["... template only (20 full cards)"].append((finished - built) * 1000.0)
+        samples["... template only (20 compact rows)"].append((finished - built) * 1000.0)
     return samples
 
 
