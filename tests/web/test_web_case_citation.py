@@ -105,3 +105,9 @@ def test_a_case_outside_git_shows_no_dates_rather_than_guessing(client: TestClie
     data = client.get(f"/en/incidents/{HBM}.json").json()  # the fixture library lives in a temp folder
     assert data["updated"] == "" and data["added"] == ""
     assert "Last updated" not in client.get(f"/en/incidents/{HBM}").text
+
+
+@pytest.mark.parametrize("short", ["%00", "%3Cscript%3E", "A" * 5000, "KG-", "kg-%F0%9F%98%80"])
+def test_strange_short_links_are_calm_not_found_pages(client: TestClient, short: str) -> None:
+    response = client.get(f"/c/{short}", follow_redirects=False)
+    assert response.status_code == 404 and "<script>" not in response.text

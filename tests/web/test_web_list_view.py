@@ -178,3 +178,14 @@ def test_fast_toggle_urls_equal_the_general_ones(params: dict[str, list[str]]) -
         for facet in taxonomy.facets:
             for term in taxonomy.terms(facet):
                 assert toggler.url(facet, term.id) == urls.toggle_url(query, tab, facet, term.id, view)
+
+
+@pytest.mark.parametrize(
+    "query", ["view=full&view=compact", "view=", "view=%00", "view=FULL", "q=%3Cscript%3E&view=full&tab=nope"]
+)
+def test_strange_views_fall_back_calmly(client: TestClient, query: str) -> None:
+    response = client.get(f"/en/incidents.json?{query}")
+    assert response.status_code == 200
+    assert response.json()["view"] in ("compact", "full")
+    page = client.get(f"/en/incidents?{query}")
+    assert page.status_code == 200 and "<script>" not in page.text.split("<main", 1)[1]
