@@ -47,11 +47,16 @@ class Branch:
 
 @dataclass(frozen=True, slots=True)
 class FacetGroup:
+    """One facet's tree. The JSON twin carries the branches only; `values` is the same rows flat."""
+
     key: str
     title: str
-    values: tuple[FacetValueView, ...]
     selected_count: int
     branches: tuple[Branch, ...] = ()
+
+    @property
+    def values(self) -> tuple[FacetValueView, ...]:
+        return tuple(row for branch in self.branches for row in (branch.root, *branch.descendants))
 
 
 def facet_title(facet: str, lang: Lang) -> str:
@@ -68,7 +73,7 @@ def build_groups(
     for facet, values in choices.items():
         rows = _rows(facet, values, toggle, lang)
         selected = sum(row.selected for row in rows)
-        groups.append(FacetGroup(facet, facet_title(facet, lang), rows, selected, _branches(rows)))
+        groups.append(FacetGroup(facet, facet_title(facet, lang), selected, _branches(rows)))
     return tuple(groups)
 
 
