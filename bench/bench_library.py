@@ -9,15 +9,19 @@ SQLite index), then times a few hundred varied queries in-process:
 - search + facets: `Library.search` (hits, every facet's counts, recurring components);
 - list page: the page context plus its template, as `kubegap serve` does for `/ko/incidents?...`;
 - list page through the ASGI app (Starlette TestClient: routing, middleware, headers, ETag);
-- case page through the ASGI app.
+- case page through the ASGI app;
+- the list page's full view (nine sections per card) through the ASGI app, beside the compact default;
+- page weight: bytes of each kind of page as sent plain, gzip and brotli, on the bundled corpus and
+  on the synthetic one, with the compact/full and compressed/plain ratios measured in the same run.
 
-Prints a Markdown table (p50/p95/max in ms) with the goals: search + facets p95 <= 15 ms,
+Prints Markdown tables (p50/p95/max in ms) with the goals: search + facets p95 <= 15 ms,
 page render p95 <= 30 ms on a 2-core machine. Figures go to BENCHMARKS.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import datetime as dt
 import gc
 import os
@@ -45,6 +49,7 @@ GOALS = {
     "list page (context + template)": 30.0,
     "list page (ASGI)": 30.0,
     "case page (ASGI)": 30.0,
+    "list page, full view (ASGI)": 30.0,
 }
 
 _KO_SUBJECTS = [
@@ -276,7 +281,7 @@ def measure_rendering(library: Library, queries: list[dict[str, list[str]]]) -> 
     taxonomy = library.knowledge.taxonomy
     samples: dict[str, list[float]] = {
         "list page (context + template)": [],
-        "... template only (20 full cards)": [],
+        "... template only (20 compact rows)": [],
     }
     for params in queries:
         lang: Lang = "en" if params["lang"][0] == "en" else "ko"
@@ -289,29 +294,99 @@ def measure_rendering(library: Library, queries: list[dict[str, list[str]]]) -> 
         render_html("list.html", {"layout": layout, "page": context, "L": labeler(lang)})
         finished = time.perf_counter()
         samples["list page (context + template)"].append((finished - started) * 1000.0)
-        samples["... template only (20 full cards)"].append((finished - built) * 1000.0)
+        samples["... template only (20 compact rows)"].append((finished - built) * 1000.0)
     return samples
 
 
 async def _asgi_get(app: object, path: str, query: bytes) -> int:
     """One GET straight through the ASGI app (routing, middleware, headers, ETag), no HTTP client."""
+    status, _ = await _asgi_fetch(app, path, query)
+    return status
+
+
+async def _asgi_fetch(
+    app: object, path: str, query: bytes, encoding: bytes = b"identity"
+) -> tuple[int, bytes]:
+    """A GET through the ASGI app with this Accept-Encoding: the status and the body as sent."""
     scope = {
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
         "path": path, "raw_path": path.encode(), "query_string": query, "root_path": "",
-        "headers": [(b"host", b"bench")], "client": ("127.0.0.1", 1), "server": ("bench", 80),
+        "headers": [(b"host", b"bench"), (b"accept-encoding", encoding)], "client": ("127.0.0.1", 1),
+        "server": ("bench", 80),
     }  # fmt: skip
     status = 0
+    body: list[bytes] = []
+    requested = False
 
     async def receive() -> dict[str, object]:
+        """The request once; then nothing more, as a client that stays connected (a file response
+        listens for a disconnect while it streams, and must not hear one)."""
+        nonlocal requested
+        if requested:
+            await asyncio.Event().wait()
+        requested = True
         return {"type": "http.request", "body": b"", "more_body": False}
 
     async def send(message: dict[str, object]) -> None:
         nonlocal status
         if message["type"] == "http.response.start":
             status = int(message["status"])  # type: ignore[call-overload]
+        elif message["type"] == "http.response.body":
+            body.append(message.get("body", b""))  # type: ignore[arg-type]
 
     await app(scope, receive, send)  # type: ignore[operator]
-    return status
+    return status, b"".join(body)
+
+
+WEIGHT_PAGES = [
+    ("list, compact (default)", "/ko/incidents", ""),
+    ("list, full view", "/ko/incidents", "view=full"),
+    ("list, filtered", "/ko/incidents", "cause=hardware-fault&component=nccl"),
+    ("search", "/en/incidents", "q=NCCL"),
+    ("list JSON", "/ko/incidents.json", ""),
+    ("stylesheet", "/static/style.css", ""),
+]
+
+
+def measure_weight(library: Library, case_id: str, study_id: str | None) -> list[tuple[str, int, int, int]]:
+    """(page, plain bytes, gzip bytes, brotli bytes) for each kind of page."""
+    import asyncio
+
+    from kubegap.web.app import create_app
+
+    app = create_app(library, [])
+    pages = [*WEIGHT_PAGES, ("case", f"/ko/incidents/{case_id}", "")]
+    if study_id:
+        pages += [("study", f"/ko/studies/{study_id}", ""), ("studies index", "/ko/studies", "")]
+
+    async def run() -> list[tuple[str, int, int, int]]:
+        rows = []
+        for name, path, query in pages:
+            sizes = []
+            for encoding in (b"identity", b"gzip", b"br"):
+                status, body = await _asgi_fetch(app, path, query.encode(), encoding)
+                assert status == 200, (path, status)
+                sizes.append(len(body))
+            rows.append((name, sizes[0], sizes[1], sizes[2]))
+        return rows
+
+    return asyncio.run(run())
+
+
+def weight_table(title: str, rows: list[tuple[str, int, int, int]]) -> str:
+    lines = [
+        f"### {title}\n",
+        "| page | plain KB | gzip KB | brotli KB | brotli / plain |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, plain, zipped, brotli in rows:
+        sizes = f"{plain / 1024:.1f} | {zipped / 1024:.1f} | {brotli / 1024:.1f}"
+        lines.append(f"| {name} | {sizes} | {brotli / plain:.2f} |")
+    by_name = {name: plain for name, plain, _, _ in rows}
+    if "list, compact (default)" in by_name and "list, full view" in by_name:
+        ratio = by_name["list, compact (default)"] / by_name["list, full view"]
+        lines.append(f"\nCompact list / full list (plain bytes): {ratio:.2f}.")
+    return "\n".join(lines) + "\n"
 
 
 def measure_asgi(
@@ -328,7 +403,11 @@ def measure_asgi(
         f"/{generator.choice(['ko', 'en'])}/incidents/synthetic-{generator.randrange(incidents):05d}"
         for _ in range(min(100, len(queries)))
     ]
-    samples: dict[str, list[float]] = {"list page (ASGI)": [], "case page (ASGI)": []}
+    samples: dict[str, list[float]] = {
+        "list page (ASGI)": [],
+        "case page (ASGI)": [],
+        "list page, full view (ASGI)": [],
+    }
 
     async def run() -> None:
         for params in queries:
@@ -336,6 +415,12 @@ def measure_asgi(
             started = time.perf_counter()
             status = await _asgi_get(app, f"/{params['lang'][0]}/incidents", query)
             samples["list page (ASGI)"].append((time.perf_counter() - started) * 1000.0)
+            assert status == 200, status
+        for params in queries[:100]:
+            query = urlencode({**params, "view": ["full"]}, doseq=True).encode()
+            started = time.perf_counter()
+            status = await _asgi_get(app, f"/{params['lang'][0]}/incidents", query)
+            samples["list page, full view (ASGI)"].append((time.perf_counter() - started) * 1000.0)
             assert status == 200, status
         for path in case_paths:
             started = time.perf_counter()
@@ -380,7 +465,15 @@ def main() -> int:
         library.forget_text_matches()
         cold = measure_search(library, queries, arguments.incidents)
         samples["search + facets, text cache off"] = cold["search + facets"]
+        library.text_cache_size = Library.text_cache_size
+        synthetic_weight = measure_weight(library, "synthetic-00001", None)
         library.close()
+        bundled = Library.open(db_path=":memory:")
+        studies = bundled.knowledge.studies
+        bundled_weight = measure_weight(
+            bundled, bundled.knowledge.incidents[0].id, studies[0].id if studies else None
+        )
+        bundled.close()
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
@@ -399,6 +492,9 @@ def main() -> int:
     print("|---|---:|---:|---:|---:|---|")
     for name, values in samples.items():
         print(_row(name, values))
+    print()
+    print(weight_table(f"Page weight, bundled corpus ({len(bundled_weight)} pages)", bundled_weight))
+    print(weight_table(f"Page weight, {arguments.incidents:,} synthetic incidents", synthetic_weight))
     return 0
 
 

@@ -7,105 +7,21 @@ under test-output/screenshots/ for a person to look at.
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+from browser_pages import new_page
 
 pytestmark = pytest.mark.e2e
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 WIDTHS = {"desktop": 1280, "phone": 390}
 
-sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-if not CHROMIUM.exists():
-    pytest.skip(
-        "Debian chromium is not installed at /usr/bin/chromium (run scripts/test-deps)",
-        allow_module_level=True,
-    )
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """`kubegap serve --demo` on a free port, over the bundled knowledge base, with an in-memory index.
-
-    `--demo`, and HOME and KUBECONFIG in an empty folder, so the test never reads a real cluster.
-    """
-    port = _free_port()
-    home = tmp_path_factory.mktemp("home")
-    environment = {
-        **os.environ,
-        "KUBEGAP_DB": ":memory:",
-        "HOME": str(home),
-        "KUBECONFIG": str(home / "none"),
-    }
-    log_path = tmp_path_factory.mktemp("serve") / "serve.log"
-    log = log_path.open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "kubegap", "serve", "--demo", "--host", "127.0.0.1", "--port", str(port)],
-        env=environment,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(base + "/ko/incidents", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"kubegap serve did not start: {log_path.read_text(errors='replace')[-2000:]}")
-            time.sleep(0.2)
-        assert "cluster report: demo snapshot" in log_path.read_text(errors="replace")
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        log.close()
-        output = log_path.read_text(errors="replace")
-        assert "Traceback" not in output, output[-4000:]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
 
 def _page(browser: object, width: int) -> object:
-    context = browser.new_context(viewport={"width": width, "height": 900}, locale="ko-KR")  # type: ignore[attr-defined]
-    return context.new_page()
+    return new_page(browser, width)
 
 
 def test_reader_path(server: str, browser: object) -> None:
@@ -117,7 +33,7 @@ def test_reader_path(server: str, browser: object) -> None:
     assert page.locator("a.skip-link").count() == 1
 
     # click a facet value: it becomes a filter chip and narrows the results
-    first_value = page.locator(".facet-values a.facet-value").first
+    first_value = page.locator(".facet-tree a.facet-value").first
     term = first_value.get_attribute("data-term")
     first_value.click()
     page.wait_for_load_state()
@@ -202,7 +118,8 @@ def test_cluster_page_in_both_languages_and_badges_lead_to_it(server: str, brows
     # a check's page shows its status in this cluster; the badge leads to its entry on the cluster page
     page.goto(f"{server}/en/checks/{failing['id']}")
     badge = page.locator(".cluster-status a.status")
-    assert badge.inner_text().strip() == failing["status_label"]
+    assert badge.locator(".status-label").inner_text().strip() == failing["status_label"]
+    assert badge.locator(".status-scope").inner_text().strip() == "demo cluster"
     badge.click()
     page.wait_for_load_state()
     assert page.url.endswith(f"/en/cluster#{failing['anchor']}")
@@ -219,6 +136,8 @@ def _screenshot_paths(server: str) -> list[tuple[str, str]]:
         ("list", "/incidents"),
         ("list-filtered", "/incidents?cause=hardware-fault&tab=component"),
         ("search", "/incidents?q=NCCL"),
+        ("list-full", "/incidents?view=full&per_page=5"),
+        ("empty", "/incidents?q=infinibnd&cause=software-bug"),
         ("facets", "/facets"),
         ("term", "/facets/component/gpu"),
         ("studies", "/studies"),

@@ -179,8 +179,9 @@ def test_badges_on_the_check_box_catalog_and_check_page(fixture_client: TestClie
     assert badges[NCCL] == {
         "status": "fail",
         "label": "fail",
-        "hint": "In your cluster: fail",
+        "hint": "This check: fail (snapshot: fixture.json)",
         "url": f"/en/cluster#check-{NCCL}",
+        "scope": "snapshot: fixture.json",
     }
     assert badges[OS_PLAN]["status"] == "pass"
     page = fixture_client.get("/en/incidents")
@@ -188,12 +189,34 @@ def test_badges_on_the_check_box_catalog_and_check_page(fixture_client: TestClie
     assert f'class="status status-fail" href="/en/cluster#check-{NCCL}"' in page.text
     check = _json(fixture_client, f"/ko/checks/{NCCL}.json")
     assert check["summary"]["cluster"]["label"] == "틈 발견"
+    assert check["summary"]["cluster"]["scope"] == "스냅샷: fixture.json"
+    assert '<span class="status-scope">스냅샷: fixture.json</span>' in _html(
+        fixture_client, f"/ko/checks/{NCCL}"
+    )
     assert f'href="/ko/cluster#check-{NCCL}"' in _html(fixture_client, f"/ko/checks/{NCCL}")
     catalog = _json(fixture_client, "/en/checks.json")
     statuses = {item["id"]: item["cluster"]["status"] for area in catalog["areas"] for item in area["checks"]}
     assert statuses == {NCCL: "fail", OS_PLAN: "pass"}
     cluster = _html(fixture_client, "/en/cluster")
     assert f'id="check-{NCCL}"' in cluster and f'<li id="check-{OS_PLAN}">' in cluster
+
+
+def test_badges_name_the_scan_they_come_from(demo_client: TestClient) -> None:
+    """The demo's verdicts say "demo cluster" wherever they appear; a live scan names its context."""
+    from kubegap.checker.scan_report import ScanReport
+    from kubegap.web.cluster_source import ClusterSource
+    from kubegap.web.cluster_status import cluster_badges, scan_scope
+
+    for lang, scope in (("ko", "데모 클러스터"), ("en", "demo cluster")):
+        badges = cluster_badges(demo_client.app.state.site, lang)  # type: ignore[attr-defined]
+        assert badges and {badge.scope for badge in badges.values()} == {scope}
+        assert all(badge.hint.endswith(f"({scope})") for badge in badges.values())
+    report = ScanReport([], [], [], "live", "live", "0", "", "", context="gpu-prod")
+    live = ClusterSource("live", "asked", "kubeconfig /k, context gpu-prod")
+    assert scan_scope(live, report, "en") == "live: context gpu-prod"
+    assert scan_scope(live, report, "ko") == "실제 클러스터: 컨텍스트 gpu-prod"
+    files = ClusterSource("snapshot", "asked", "/tmp/a/one.json, /tmp/b/two.yaml, three.json")
+    assert scan_scope(files, report, "en") == "snapshot: one.json, two.yaml +1"
 
 
 def test_no_report_means_no_badge_and_public_caching(client: TestClient) -> None:

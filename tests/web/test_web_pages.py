@@ -157,15 +157,20 @@ def test_cards_have_the_nine_sections_in_order_with_basis_and_term_links(client:
     sections = {section["key"]: section for section in card["sections"]}
     assert sections["cause"]["items"][0]["basis"] == "stated"
     assert [item["basis"] for item in sections["contributing_factors"]["items"]] == ["inferred", "stated"]
-    assert [term["url"] for term in sections["components"]["terms"]] == [
-        "/en/facets/component/gpu-memory",
-        "/en/facets/component/nccl",
+    # on the list, a chip narrows the search in place: the selected one removes itself, the other adds
+    assert [(term["url"], term["selected"]) for term in sections["components"]["terms"]] == [
+        ("/en/incidents", True),
+        ("/en/incidents?component=gpu-memory&component=nccl", False),
     ]
-    page = _html(client, "/en/incidents?component=gpu-memory")
+    page = _html(client, "/en/incidents?component=gpu-memory&view=full")
     assert "inferred from the source" in page and "stated by the source" in page
-    assert 'href="/en/facets/component/nccl"' in page
-    korean = _html(client, "/ko/incidents?component=gpu-memory")
+    assert 'href="/en/incidents?component=gpu-memory&amp;component=nccl&amp;view=full"' in page
+    korean = _html(client, "/ko/incidents?component=gpu-memory&view=full")
     assert "출처에서 추론" in korean
+    # the case page keeps chips as links to the term's page
+    case = _json(client, f"/en/incidents/{card['id']}.json")
+    case_sections = {section["key"]: section for section in case["card"]["sections"]}
+    assert case_sections["components"]["terms"][1]["url"] == "/en/facets/component/nccl"
 
 
 def test_check_box_lists_recurring_components_checks_and_how_to_run(client: TestClient) -> None:
@@ -269,10 +274,23 @@ def test_studies_render_a_server_side_svg_bar_chart(client: TestClient) -> None:
     studies = _json(client, "/en/studies.json")
     [study] = studies["studies"]
     bars = study["chart"]["bars"]
-    assert [bar["width_percent"] for bar in bars] == ["52.50%", "35.00%", "17.50%", "70.00%"]
+    # the two GPU-fault rows form a group, largest first; the ungrouped rows follow, largest first
+    assert [bar["label"] for bar in bars] == [
+        "Faulty GPU",
+        "HBM memory",
+        "Everything else",
+        "Network <switch>",
+    ]
+    assert [bar["width_percent"] for bar in bars] == ["52.50%", "35.00%", "70.00%", "17.50%"]
+    assert [group["text"] for group in study["chart"]["groups"]] == [bars[0]["group"], "Other causes"]
+    assert study["wide_chart"]["layout"] == "columns" and study["wide_chart"]["bars"][0]["bar_x"] == "42.00%"
+    # numbers reach screen readers, and the index has a table beside every chart
+    assert "Faulty GPU: 30% (120)" in study["chart"]["description"]
+    index = _html(client, "/en/studies")
+    assert index.count('<details class="chart-table">') == 1 and "<td>30% (120)</td>" in index
     page = _html(client, f"/en/studies/{STUDY}")
     assert '<svg class="bar-chart"' in page
-    assert 'width="52.50%"' in page
+    assert 'width="52.50%"' in page and 'class="chart chart-columns"' in page
     assert "Network &lt;switch&gt;" in page and "Network <switch>" not in page
     detail = _json(client, f"/en/studies/{STUDY}.json")
     assert detail["period"] == "The year 2023" and detail["fleet_gpus"] == 16000

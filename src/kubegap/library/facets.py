@@ -1,11 +1,16 @@
 """Facet values as a reader sees them: label in their language, parent, rolled-up count, selected.
 
-Counts come from the bit sets (see bitsets.py): a term's count is the number of incidents in the
-result set tagged with it or any of its descendants. Values are listed in taxonomy order, parents
-before their children, so a renderer can draw the tree without sorting.
+Counts come from the bit sets (see bitsets.py): a term's `count` is the number of incidents in the
+result set tagged with it or any of its descendants. Its `toggle_count` is the number of results the
+search would have with that value clicked (added to its facet's OR group, or removed when selected):
+the figure a reader needs beside a link, since with NCCL selected a click on GPU means "NCCL or GPU",
+not "NCCL and GPU". Values are listed in taxonomy order, parents before their children, so a renderer
+can draw the tree without sorting.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from kubegap.knowledge.loader import Taxonomy
 from kubegap.knowledge.model import FACETS, Term
@@ -15,6 +20,13 @@ from kubegap.library.query import FacetValue, SearchQuery
 from kubegap.text import normalize_lang
 
 RECURRING_LIMIT = 5
+
+# The result set of a search whose filters allow exactly these incidents (the text applied on top).
+Narrow = Callable[[int], int]
+
+
+def _unchanged(allowed: int) -> int:
+    return allowed
 
 
 class Facets:
@@ -44,23 +56,53 @@ class Facets:
         term = self._terms.get((facet, term_id))
         return term.label.get(normalize_lang(lang)) if term else term_id
 
-    def value(self, facet: str, term_id: str, count: int, selected: bool, lang: str) -> FacetValue:
+    def value(
+        self, facet: str, term_id: str, count: int, selected: bool, lang: str, toggle_count: int | None = None
+    ) -> FacetValue:
         term = self._terms.get((facet, term_id))
         parent = term.parent if term else None
-        return FacetValue(facet, term_id, self.label(facet, term_id, lang), count, selected, parent)
+        toggled = count if toggle_count is None else toggle_count
+        return FacetValue(facet, term_id, self.label(facet, term_id, lang), count, selected, parent, toggled)
 
-    def for_results(self, query: SearchQuery, results: int) -> dict[str, tuple[FacetValue, ...]]:
-        """Every facet's values with a count in the result set, plus the selected ones (even at zero)."""
+    def choices(
+        self, query: SearchQuery, results: int, narrow: Narrow = _unchanged
+    ) -> dict[str, tuple[FacetValue, ...]]:
+        """Every facet's values a reader can click to some effect (a result in the set now, or results
+        after the click), plus the selected ones even at zero, each with both counts.
+
+        `narrow` turns the incidents some filters allow into the search's results (the text applied);
+        without text it is the identity.
+        """
         found: dict[str, tuple[FacetValue, ...]] = {}
+        rolled = self._tags.rolled
         for facet in FACETS:
-            selected = set(query.filters.get(facet, ()))
+            chosen = query.filters.get(facet, ())
+            others = self._tags.filter_mask(
+                {name: terms for name, terms in query.filters.items() if name != facet}
+            )
+            union = self._tags.filter_mask({facet: chosen}) if chosen else 0
             values = []
             for term in self.taxonomy.terms(facet):
+                selected = term.id in chosen
+                if selected:  # the click removes it: what the other chosen values (or none) allow
+                    after = tuple(value for value in chosen if value != term.id)
+                    allowed = others & self._tags.filter_mask({facet: after}) if after else others
+                else:  # the click adds it to the facet's OR group
+                    allowed = others & (union | rolled.get((facet, term.id), 0))
+                toggle_count = narrow(allowed).bit_count()
                 count = self._tags.count(facet, term.id, results)
-                if count or term.id in selected:
-                    values.append(self.value(facet, term.id, count, term.id in selected, query.lang))
+                if count or toggle_count or selected:
+                    values.append(self.value(facet, term.id, count, selected, query.lang, toggle_count))
             found[facet] = tuple(values)
         return found
+
+    @staticmethod
+    def in_results(choices: dict[str, tuple[FacetValue, ...]]) -> dict[str, tuple[FacetValue, ...]]:
+        """The values with a count in the result set, plus the selected ones (SearchResult.facets)."""
+        return {
+            facet: tuple(value for value in values if value.count or value.selected)
+            for facet, values in choices.items()
+        }
 
     def recurring(self, query: SearchQuery, results: int) -> tuple[FacetValue, ...]:
         """Components the results name themselves (not rolled up), most frequent first."""

@@ -13,7 +13,7 @@ import math
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from kubegap.bilingual import message
@@ -23,7 +23,7 @@ from kubegap.knowledge.model import Facet, Incident
 from kubegap.library import bitsets, index, sql, store
 from kubegap.library.facets import Facets
 from kubegap.library.glossary import Glossary, glossary_for
-from kubegap.library.matching import TextMatches, match_text
+from kubegap.library.matching import TextMatches, TextSets, match_text
 from kubegap.library.query import FacetValue, SearchHit, SearchQuery, SearchResult, SimilarIncident
 from kubegap.library.similar import find_similar
 
@@ -51,6 +51,7 @@ class Library:
         self.location = location
         self._knowledge = knowledge
         self._text_cache: OrderedDict[tuple[str, bool, str], TextMatches] = OrderedDict()
+        self._text_sets: OrderedDict[str, TextSets] = OrderedDict()
         self.glossary = glossary if glossary is not None else glossary_for(root)
         self._incidents: dict[str, Incident] = {}
         with self._lock:
@@ -136,11 +137,13 @@ class Library:
         with self._lock:
             self._glossary = glossary
             self._text_cache.clear()
+            self._text_sets.clear()
 
     def forget_text_matches(self) -> None:
         """Empty the cache of remembered text matches (benchmarks measure cold searches with it)."""
         with self._lock:
             self._text_cache.clear()
+            self._text_sets.clear()
 
     @property
     def knowledge(self) -> Knowledge:
@@ -180,6 +183,8 @@ class Library:
         page_count = max(1, math.ceil(total / query.per_page))
         page = min(query.page, page_count)
         offset = (page - 1) * query.per_page
+        unfiltered = matches if query.text and not query.filters else None
+        choices = self.facets.choices(query, results, self._narrowing(query.text, unfiltered))
         rowids = self._page(results, sort, matches.ranked, offset, query.per_page)
         incidents = {incident.id: incident for incident in self._load([self._ids[rowid] for rowid in rowids])}
         hits = tuple(
@@ -197,10 +202,11 @@ class Library:
             start=offset + 1 if hits else 0,
             end=offset + len(hits) if hits else 0,
             hits=hits,
-            facets=self.facets.for_results(query, results),
+            facets=self.facets.in_results(choices),
             recurring_components=self.facets.recurring(query, results),
             page_count=page_count,
             relaxed=matches.relaxed,
+            facet_choices=choices,
         )
 
     @staticmethod
@@ -239,6 +245,24 @@ class Library:
     def _run(self, statement: sql.Statement) -> list[tuple]:
         with self._lock:
             return self._connection.execute(statement.sql, statement.params).fetchall()
+
+    def _narrowing(self, text: str, unfiltered: TextMatches | None = None) -> Callable[[int], int]:
+        """For facet counts: the results of this text under any filters, as a function of what they allow.
+
+        `unfiltered` is this text's match without filters when the search just ran one (no query then)."""
+        if not text:
+            return lambda allowed: allowed
+        with self._lock:
+            sets = self._text_sets.get(text)
+            if sets is not None:
+                self._text_sets.move_to_end(text)
+                return sets.within
+        sets = TextSets(self._run, text, self.glossary, self._tags.size, unfiltered)
+        with self._lock:
+            self._text_sets[text] = sets
+            while len(self._text_sets) > self.text_cache_size:
+                self._text_sets.popitem(last=False)
+        return sets.within
 
     def _text_matches(
         self, text: str, *, scored: bool, facet_clause: str | None, allowed: int

@@ -69,6 +69,50 @@ def match_text(
     return TextMatches(mask, ranked, scores, found, relaxed)
 
 
+class TextSets:
+    """What a text matches over the whole library, to answer "how many results with these filters?"
+    for any filter set without another query: the facet counts that say what a click would give.
+
+    It replays match_text's rule with bit sets: the strict matches (every word, or a signature) inside
+    the filters, else, for a long text, the relaxed matches inside them when there are 1 to
+    RELAXED_MAX_RANKED of them. The relaxed set is read only when some filter set needs it.
+    """
+
+    def __init__(
+        self, run: Runner, text: str, glossary: Glossary, size: int, unfiltered: TextMatches | None = None
+    ) -> None:
+        """`unfiltered`: the matches of a search without filters, when there was one; they already are
+        the strict set (or the relaxed one), so no query runs again."""
+        self._run, self._text, self._glossary, self._size = run, text, glossary, size
+        self._may_relax = group_count(text) >= RELAXED_FROM_WORDS
+        self._relaxed: int | None = None
+        if unfiltered is not None:
+            self.strict = 0 if unfiltered.relaxed else unfiltered.mask
+            if unfiltered.relaxed:
+                self._relaxed = unfiltered.mask
+            return
+        rows = _fts_rows(run, match_expression(text, glossary), None, scored=False)
+        pasted = signatures.words(text)
+        found = []
+        if pasted:
+            for rowid, _, pattern in run(sql.signature_candidates(pasted)):
+                if signatures.occurs_in(pattern.split(" "), pasted):
+                    found.append(rowid)
+        self.strict = bitsets.mask_of([*found, *(row[0] for row in rows)], size)
+
+    def within(self, allowed: int) -> int:
+        """The incidents a search for this text gives when the filters allow exactly `allowed`."""
+        strict = self.strict & allowed
+        if strict or not self._may_relax:
+            return strict
+        if self._relaxed is None:
+            match = match_expression(self._text, self._glossary, any_group=True)
+            rows = _fts_rows(self._run, match, None, scored=False)
+            self._relaxed = bitsets.mask_of((row[0] for row in rows), self._size)
+        relaxed = self._relaxed & allowed
+        return relaxed if relaxed.bit_count() <= RELAXED_MAX_RANKED else 0
+
+
 def _relaxed_rows(run: Runner, match: str | None, facet_clause: str | None) -> tuple[list[tuple], bool]:
     """Incidents sharing any word, best first; none when more than RELAXED_MAX_RANKED share one (such a
     broad match says little about the text, and ranking thousands of rows is what makes a search slow)."""

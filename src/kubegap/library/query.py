@@ -137,7 +137,12 @@ class SearchQuery:
 
 @dataclass(frozen=True)
 class FacetValue:
-    """One value of a facet with its count in the current result set, ready for any renderer."""
+    """One value of a facet with its count in the current result set, ready for any renderer.
+
+    `toggle_count` is how many results the search has once this value is clicked: added to its facet
+    (OR within a facet, AND across) or, when selected, removed. Links show it; `count` is the share of
+    the current results.
+    """
 
     facet: str
     term_id: str
@@ -145,6 +150,7 @@ class FacetValue:
     count: int
     selected: bool
     parent: str | None = None
+    toggle_count: int = 0
 
 
 @dataclass(frozen=True)
@@ -165,6 +171,8 @@ class SearchResult:
     recurring_components: tuple[FacetValue, ...]  # components most often tagged in the whole result set
     page_count: int
     relaxed: bool = False  # no incident had every word of a long text; hits have some of them, best first
+    # every facet value a click changes something for (see FacetValue.toggle_count), selected ones too
+    facet_choices: dict[str, tuple[FacetValue, ...]] = field(default_factory=dict)
 
     @property
     def incidents(self) -> list[Incident]:

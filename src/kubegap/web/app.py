@@ -26,6 +26,7 @@ from kubegap.errors import KubegapError
 from kubegap.text import LANGS, Lang
 from kubegap.web import data_out, errors, pages, urls
 from kubegap.web.cluster_scan import ClusterScan
+from kubegap.web.compression import CompressionMiddleware
 from kubegap.web.layout import build_layout
 from kubegap.web.negotiation import preferred_lang
 from kubegap.web.render import HTML, JSON, render_html, respond, to_json_bytes
@@ -55,6 +56,7 @@ def create_app(
         Route("/", _root),
         Route("/openapi.json", _openapi),
         Route("/favicon.ico", _favicon),
+        Route("/c/{short_id}", _short_link),
         Route("/export/incidents.json", _export_json),
         Route("/export/incidents.csv", _export_csv),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
@@ -74,6 +76,7 @@ def create_app(
     app.state.site = site
     app.add_middleware(TidyRequestMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
+    app.add_middleware(CompressionMiddleware)
     return app
 
 
@@ -129,6 +132,17 @@ async def _root(request: Request) -> Response:
 
 async def _favicon(request: Request) -> Response:
     return RedirectResponse("/static/favicon.svg", status_code=301)
+
+
+async def _short_link(request: Request) -> Response:
+    """A citation's short link: the case in the reader's preferred language, or a calm 404."""
+    lang = preferred_lang(request.headers.get("accept-language", ""))
+    site: Site = request.app.state.site
+    incident_id = site.incident_by_short_id(request.path_params["short_id"][:20])
+    if incident_id is None:
+        raise HTTPException(404)
+    headers = {"Vary": "Accept-Language"}
+    return RedirectResponse(urls.incident_url(lang, incident_id), status_code=302, headers=headers)
 
 
 async def _lang_root(request: Request) -> Response:

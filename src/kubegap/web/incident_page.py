@@ -1,12 +1,16 @@
 """The case page: every section, sources, impact figures, error signatures, terms, similar cases, checks.
 
-The checks that cite the incident are shown when there are some; when none do, the incident's own
-`cluster_visibility` note says what a cluster can and cannot show, or we say plainly that no kubegap
-check covers it yet. Either way the reader learns whether kubegap can help with this one.
+Near the top: the sources (publication and access dates, archived copies), the case's short id, when
+its record was added and last changed, and how to cite it (plain text and BibTeX); the head carries a
+description and social-preview tags. The checks that cite the incident are shown when there are
+some; when none do, the incident's own `cluster_visibility` note says what a cluster can and cannot
+show, or we say plainly that no kubegap check covers it yet. Either way the reader learns whether
+kubegap can help with this one.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -16,6 +20,7 @@ from kubegap.text import Lang
 from kubegap.web import urls
 from kubegap.web.cards import IncidentCard, TermLink, build_card, term_link
 from kubegap.web.checkbox import CheckLink, RunHow, check_link, run_instructions
+from kubegap.web.citation import Citation, build_citation, short_id
 from kubegap.web.labels import t
 from kubegap.web.site import Site
 
@@ -31,21 +36,32 @@ class SourceLink:
     kind_label: str
     published: str
     archive_url: str
+    accessed: str = ""
+    dates_label: str = ""  # "published 2024-06-01 · accessed 2025-01-10", what the record knows
 
 
 def source_links(sources: Sequence[Source], lang: Lang) -> tuple[SourceLink, ...]:
-    return tuple(
-        SourceLink(
-            source.title,
-            source.url,
-            source.publisher,
-            source.kind.value,
-            t(f"source.{source.kind.value}", lang),
-            source.published.isoformat() if source.published else "",
-            source.archive_url or "",
+    links = []
+    for source in sources:
+        published = source.published.isoformat() if source.published else ""
+        accessed_date = getattr(source, "accessed", None)  # recorded by newer knowledge files
+        accessed = accessed_date.isoformat() if isinstance(accessed_date, dt.date) else ""
+        dates = [t("source.published", lang, date=published)] if published else []
+        dates += [t("source.accessed", lang, date=accessed)] if accessed else []
+        links.append(
+            SourceLink(
+                source.title,
+                source.url,
+                source.publisher,
+                source.kind.value,
+                t(f"source.{source.kind.value}", lang),
+                published,
+                source.archive_url or "",
+                accessed,
+                " · ".join(dates),
+            )
         )
-        for source in sources
-    )
+    return tuple(links)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,9 +109,21 @@ class IncidentPage:
     checks: tuple[CheckLink, ...]
     cluster_visibility: str
     run: tuple[RunHow, ...]
+    short_id: str = ""
+    canonical_url: str = ""
+    meta_description: str = ""
+    added: str = ""
+    updated: str = ""
+    citation: Citation | None = None
+    og_locale: str = ""
 
 
-def build_incident_page(site: Site, incident_id: str, lang: Lang) -> IncidentPage | None:
+META_DESCRIPTION_CHARS = 200
+
+
+def build_incident_page(
+    site: Site, incident_id: str, lang: Lang, base_url: str = "", today: dt.date | None = None
+) -> IncidentPage | None:
     try:
         incident = site.library.incident(incident_id)
     except NotFoundError:
@@ -110,6 +138,12 @@ def build_incident_page(site: Site, incident_id: str, lang: Lang) -> IncidentPag
         incident.cluster_visibility.get(lang) if incident.cluster_visibility else t("case.no-check", lang)
     )
     tags = incident.tags.by_facet()
+    dates = site.incident_dates(incident.id)
+    canonical = base_url + urls.incident_url(lang, incident.id)
+    short = short_id(incident.id)
+    citation = build_citation(
+        incident, lang, canonical, base_url + urls.short_url(short), dates.updated, today or dt.date.today()
+    )
     return IncidentPage(
         kind="incident",
         lang=lang,
@@ -136,7 +170,22 @@ def build_incident_page(site: Site, incident_id: str, lang: Lang) -> IncidentPag
         checks=checks,
         cluster_visibility="" if checks else visibility,
         run=run_instructions(lang),
+        short_id=short,
+        canonical_url=canonical,
+        meta_description=_clipped(incident.summary.get(lang), META_DESCRIPTION_CHARS),
+        added=dates.added,
+        updated=dates.updated,
+        citation=citation,
+        og_locale="ko_KR" if lang == "ko" else "en_US",
     )
+
+
+def _clipped(text: str, limit: int) -> str:
+    """One line of at most `limit` characters, cut at a word with an ellipsis."""
+    line = " ".join(text.split())
+    if len(line) <= limit:
+        return line
+    return line[: limit - 1].rsplit(" ", 1)[0] + "…"
 
 
 def _similar(site: Site, incident_id: str, lang: Lang) -> tuple[SimilarCase, ...]:

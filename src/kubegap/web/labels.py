@@ -10,6 +10,7 @@ from __future__ import annotations
 from kubegap.text import Lang, label, normalize_lang
 from kubegap.web.cluster_labels import CLUSTER_LABELS
 from kubegap.web.fleet_labels import FLEET_LABELS
+from kubegap.web.list_labels import LIST_LABELS
 
 _WEB_LABELS: dict[str, tuple[str, str]] = {
     "site.title": ("장애 사례 라이브러리", "Incident Library"),
@@ -186,6 +187,7 @@ _WEB_LABELS: dict[str, tuple[str, str]] = {
     "feed.title": ("kubegap 장애 사례 라이브러리: 새 사례", "kubegap Incident Library: newest incidents"),
     **CLUSTER_LABELS,
     **FLEET_LABELS,
+    **LIST_LABELS,
 }
 
 

@@ -1,35 +1,26 @@
-"""The list page as a typed context: facet tabs with counts, chips, search, sort, paging, cards, check box.
+"""The list page as a typed context: facet groups with counts, chips, search, sort, view, paging, cards.
 
-Every value carries its own URL (toggle, remove, page, sort), built from the current query, so the
-template only prints and the JSON twin (`/ko/incidents.json?...`) carries the same links.
+Every value carries its own URL (toggle, remove, page, sort, view), built from the current query, so
+the template only prints and the JSON twin (`/ko/incidents.json?...`) carries the same links. Facet
+counts say what a click gives (see facet_tree); card chips add their value as a filter in place.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from kubegap.knowledge.model import FACETS
 from kubegap.library.query import SORTS, SearchQuery, SearchResult
 from kubegap.text import count_label, label, result_range
 from kubegap.web import urls
 from kubegap.web.cards import IncidentCard, build_card
 from kubegap.web.checkbox import CheckBox, build_check_box
+from kubegap.web.facet_tree import Branch, FacetGroup, FacetValueView, build_groups, facet_title
+from kubegap.web.highlight import highlight_terms
 from kubegap.web.labels import t
+from kubegap.web.paging import Paging, build_paging
 from kubegap.web.site import Site
 from kubegap.web.state import ListState, last_page_notice
-
-PAGE_WINDOW = 2
-
-
-@dataclass(frozen=True, slots=True)
-class FacetValueView:
-    facet: str
-    id: str
-    label: str
-    count: int
-    selected: bool
-    url: str
-    parent: str | None
+from kubegap.web.suggestions import Suggestion, suggest
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,23 +50,6 @@ class Choice:
 
 
 @dataclass(frozen=True, slots=True)
-class PageLink:
-    """A page number, or a gap (number 0, no URL) where pages are skipped."""
-
-    number: int
-    label: str
-    url: str
-    current: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Paging:
-    previous_url: str
-    next_url: str
-    pages: tuple[PageLink, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class HiddenField:
     name: str
     value: str
@@ -90,6 +64,7 @@ class ListPage:
     text: str
     filters: dict[str, tuple[str, ...]]
     sort: str
+    view: str
     page: int
     per_page: int
     total: int
@@ -102,13 +77,17 @@ class ListPage:
     tabs: tuple[Tab, ...]
     facet_title: str
     facet_values: tuple[FacetValueView, ...]
+    facet_branches: tuple[Branch, ...]
     facets: dict[str, tuple[FacetValueView, ...]]
+    facet_groups: tuple[FacetGroup, ...]
     chips: tuple[Chip, ...]
     clear_url: str
     sorts: tuple[Choice, ...]
+    views: tuple[Choice, ...]
     hidden_fields: tuple[HiddenField, ...]
     notices: tuple[str, ...]
     incidents: tuple[IncidentCard, ...]
+    suggestions: tuple[Suggestion, ...]
     paging: Paging
     check_box: CheckBox
 
@@ -126,32 +105,38 @@ def search_with_notices(site: Site, state: ListState) -> tuple[SearchResult, tup
 
 def build_list_page(site: Site, state: ListState) -> ListPage:
     result, notices = search_with_notices(site, state)
-    query, tab, lang = result.query, state.tab, state.query.lang
+    query, tab, view, lang = result.query, state.tab, state.view, state.query.lang
     taxonomy = site.knowledge.taxonomy
-    facets = {
-        facet: tuple(
-            FacetValueView(
-                facet,
-                value.term_id,
-                value.label,
-                value.count,
-                value.selected,
-                urls.toggle_url(query, tab, facet, value.term_id),
-                value.parent,
-            )
-            for value in result.facets.get(facet, ())
-        )
-        for facet in FACETS
-    }
-    hits = tuple(build_card(hit.incident, taxonomy, lang, hit.matched_signatures) for hit in result.hits)
+    toggles: dict[tuple[str, str], str] = {}
+    toggler = urls.Toggler(query, tab, view)
+
+    def toggle(facet: str, term: str) -> str:
+        """One URL per value and page: the same term sits on many cards and in the facet tree."""
+        key = (facet, term)
+        if key not in toggles:
+            toggles[key] = toggler.url(facet, term)
+        return toggles[key]
+
+    groups = build_groups(result.facet_choices or result.facets, toggle, lang)
+    current = next((group for group in groups if group.key == tab), None)
+
+    def chip_link(facet: str, term: str) -> tuple[str, bool]:
+        return toggle(facet, term), query.selected(facet, term)
+
+    marks = highlight_terms(query.text, site.glossary)
+    hits = tuple(
+        build_card(hit.incident, taxonomy, lang, hit.matched_signatures, link=chip_link, marks=marks)
+        for hit in result.hits
+    )
     return ListPage(
         kind="incidents",
         lang=lang,
         title=t("site.title", lang),
-        url=urls.list_url(query, tab),
+        url=urls.list_url(query, tab, view),
         text=query.text,
         filters=dict(query.filters),
         sort=query.sort,
+        view=view,
         page=query.page,
         per_page=query.per_page,
         total=result.total,
@@ -161,85 +146,79 @@ def build_list_page(site: Site, state: ListState) -> ListPage:
         range_text=result_range(result.total, result.start, result.end, lang),
         page_count=result.page_count,
         tab=tab,
-        tabs=_tabs(query, tab, result.total),
-        facet_title=t("facet.by", lang, facet=t(f"facet.{tab}", lang)) if tab in FACETS else "",
-        facet_values=facets.get(tab, ()),
-        facets=facets,
-        chips=_chips(site, query, tab),
-        clear_url=urls.clear_url(query, tab),
+        tabs=_tabs(query, tab, view, groups, result.total),
+        facet_title=t("facet.by", lang, facet=current.title) if current else "",
+        facet_values=current.values if current else (),
+        facet_branches=current.branches if current else (),
+        facets={group.key: group.values for group in groups},
+        facet_groups=groups,
+        chips=_chips(site, query, tab, view),
+        clear_url=urls.clear_url(query, tab, view),
         sorts=tuple(
-            Choice(sort, t(f"sort.{sort}", lang), urls.sort_url(query, tab, sort), sort == query.sort)
+            Choice(sort, t(f"sort.{sort}", lang), urls.sort_url(query, tab, sort, view), sort == query.sort)
             for sort in SORTS
         ),
-        hidden_fields=_hidden_fields(query, tab),
+        views=tuple(
+            Choice(name, t(f"view.{name}", lang), urls.list_url(query, tab, name), name == view)
+            for name in urls.VIEWS
+        ),
+        hidden_fields=_hidden_fields(query, tab, view),
         notices=notices,
         incidents=hits,
-        paging=_paging(query, tab, result.page_count),
+        suggestions=suggest(site, result, tab, view),
+        paging=build_paging(
+            query.page, result.page_count, lambda number: urls.page_url(query, tab, number, view)
+        ),
         check_box=build_check_box(site, result.recurring_components, result.total, lang),
     )
 
 
-def _tabs(query: SearchQuery, current: str, total: int) -> tuple[Tab, ...]:
+def _tabs(
+    query: SearchQuery, current: str, view: str, groups: tuple[FacetGroup, ...], total: int
+) -> tuple[Tab, ...]:
+    """A tab per facet group (with how many of its values are chosen), then the incidents tab."""
     lang = query.lang
     tabs = [
-        Tab(facet, t(f"facet.{facet}", lang), urls.tab_url(query, facet), facet == current, "")
-        for facet in FACETS
-    ]
-    tabs.append(
         Tab(
-            "incidents",
-            t("tab.incidents", lang),
-            urls.tab_url(query, "incidents"),
-            current == "incidents",
-            count_label(total, lang),
+            group.key,
+            group.title,
+            urls.tab_url(query, group.key, view),
+            group.key == current,
+            str(group.selected_count) if group.selected_count else "",
         )
+        for group in groups
+        if group.key in urls.TABS
+    ]
+    incidents = Tab(
+        "incidents",
+        t("tab.incidents", lang),
+        urls.tab_url(query, "incidents", view),
+        current == "incidents",
+        count_label(total, lang),
     )
-    return tuple(tabs)
+    return (*tabs, incidents)
 
 
-def _chips(site: Site, query: SearchQuery, tab: str) -> tuple[Chip, ...]:
+def _chips(site: Site, query: SearchQuery, tab: str, view: str) -> tuple[Chip, ...]:
     lang = query.lang
     chips: list[Chip] = []
     if query.text:
         name = f"{t('filters.text', lang)}: {query.text}"
-        chips.append(
-            Chip(
-                "q", query.text, name, urls.without_text_url(query, tab), t("filters.remove", lang, name=name)
-            )
-        )
+        remove = t("filters.remove", lang, name=name)
+        chips.append(Chip("q", query.text, name, urls.without_text_url(query, tab, view), remove))
     taxonomy = site.knowledge.taxonomy
-    for facet in FACETS:
-        for term_id in query.filters.get(facet, ()):
+    for facet, terms in query.filters.items():
+        for term_id in terms:
             term = taxonomy.term(facet, term_id)
-            name = f"{t(f'facet.{facet}', lang)}: {term.label.get(lang) if term else term_id}"
+            name = f"{facet_title(facet, lang)}: {term.label.get(lang) if term else term_id}"
             remove = t("filters.remove", lang, name=name)
-            chips.append(Chip(facet, term_id, name, urls.toggle_url(query, tab, facet, term_id), remove))
+            chips.append(
+                Chip(facet, term_id, name, urls.toggle_url(query, tab, facet, term_id, view), remove)
+            )
     return tuple(chips)
 
 
-def _hidden_fields(query: SearchQuery, tab: str) -> tuple[HiddenField, ...]:
-    """The state a new search keeps: filters, sort, size and tab, but not the text or the page."""
-    pairs = urls.query_params(replace(query, text="", page=1), tab)
+def _hidden_fields(query: SearchQuery, tab: str, view: str) -> tuple[HiddenField, ...]:
+    """The state a new search keeps: filters, sort, size, tab and view, but not the text or the page."""
+    pairs = urls.query_params(replace(query, text="", page=1), tab, view)
     return tuple(HiddenField(name, value) for name, value in pairs)
-
-
-def _paging(query: SearchQuery, tab: str, page_count: int) -> Paging:
-    current = query.page
-    if page_count <= 1:
-        return Paging("", "", ())
-    numbers = sorted(
-        {1, page_count}
-        | set(range(max(1, current - PAGE_WINDOW), min(page_count, current + PAGE_WINDOW) + 1))
-    )
-    pages: list[PageLink] = []
-    previous = 0
-    for number in numbers:
-        if previous and number - previous > 1:
-            pages.append(PageLink(0, "…", "", False))
-        pages.append(PageLink(number, str(number), urls.page_url(query, tab, number), number == current))
-        previous = number
-    return Paging(
-        previous_url=urls.page_url(query, tab, current - 1) if current > 1 else "",
-        next_url=urls.page_url(query, tab, current + 1) if current < page_count else "",
-        pages=tuple(pages),
-    )

@@ -51,7 +51,8 @@ def _list(request: Request, site: Site, lang: Lang) -> Page:
 
 def _incident(request: Request, site: Site, lang: Lang) -> Page:
     incident_id = request.path_params["incident_id"]
-    context = incident_page.build_incident_page(site, incident_id, lang)
+    base = str(request.base_url).rstrip("/")
+    context = incident_page.build_incident_page(site, incident_id, lang, base)
     if context is None:
         raise NotFoundError(t("error.not-found", lang) + f": {incident_id[:100]}")
     return Page(context, "incident.html", context.title, "incidents", cache_control(site))

@@ -17,8 +17,10 @@ from kubegap.checker.check import CheckMeta
 from kubegap.errors import KubegapError
 from kubegap.knowledge.loader import Knowledge
 from kubegap.knowledge.model import Incident
+from kubegap.library.glossary import Glossary
 from kubegap.library.query import FacetValue, SearchQuery, SearchResult, SimilarIncident
 from kubegap.web.cluster_scan import ClusterScan
+from kubegap.web.history import FileDates, FileHistory
 
 _LOG = logging.getLogger("kubegap.web")
 
@@ -59,6 +61,10 @@ class Site:
     cluster: ClusterScan = field(default_factory=ClusterScan.off)
     _by_component: dict[str, list[CheckMeta]] = field(default_factory=dict, init=False, repr=False)
     _by_incident: dict[str, list[CheckMeta]] = field(default_factory=dict, init=False, repr=False)
+    _history: FileHistory | None = field(default=None, init=False, repr=False)
+    _short_ids: dict[str, str] | None = field(default=None, init=False, repr=False)
+    # word of a term label -> (facet, term id): built once by suggestions.py for empty results
+    suggestion_words: dict[str, list[tuple[str, str]]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         by_component: dict[str, list[CheckMeta]] = defaultdict(list)
@@ -75,6 +81,26 @@ class Site:
     @property
     def knowledge(self) -> Knowledge:
         return self.library.knowledge
+
+    @property
+    def glossary(self) -> Glossary:
+        """The library's search glossary; a reader without one (a test double) has an empty one."""
+        found = getattr(self.library, "glossary", None)
+        return found if isinstance(found, Glossary) else Glossary()
+
+    def incident_dates(self, incident_id: str) -> FileDates:
+        """When the incident's file was added and last changed, from its git history ('' when unknown)."""
+        if self._history is None:
+            self._history = FileHistory(self.knowledge.root / "incidents")
+        return self._history.dates(f"{incident_id}.yaml")
+
+    def incident_by_short_id(self, short: str) -> str | None:
+        """The incident id a short id (`KG-...`, see citation.py) stands for."""
+        if self._short_ids is None:
+            from kubegap.web.citation import short_id
+
+            self._short_ids = {short_id(incident.id): incident.id for incident in self.knowledge.incidents}
+        return self._short_ids.get(short.upper())
 
     def check(self, check_id: str) -> CheckMeta | None:
         return next((check for check in self.checks if check.id == check_id), None)

@@ -15,7 +15,7 @@ from kubegap.knowledge.loader import Taxonomy
 from kubegap.library.query import MAX_QUERY_CHARS, TEXT_KEYS, SearchQuery
 from kubegap.text import Lang
 from kubegap.web.labels import t
-from kubegap.web.urls import DEFAULT_TAB, TABS
+from kubegap.web.urls import DEFAULT_TAB, DEFAULT_VIEW, TABS, VIEWS
 
 MAX_KEYS = 50
 MAX_NOTED_VALUES = 5
@@ -26,10 +26,11 @@ class ListState:
     query: SearchQuery
     tab: str
     notices: tuple[str, ...]
+    view: str = DEFAULT_VIEW
 
 
 def parse_list_state(params: ImmutableMultiDict[str, str], lang: Lang, taxonomy: Taxonomy) -> ListState:
-    """The query, tab and notices for a list view; every input maps to some valid view."""
+    """The query, tab, view and notices for a list view; every input maps to some valid view."""
     lists = {key: params.getlist(key) for key in list(params.keys())[:MAX_KEYS] if key != "lang"}
     query = replace(SearchQuery.from_params(lists, taxonomy=taxonomy), lang=lang)
     notices: list[str] = []
@@ -39,7 +40,13 @@ def parse_list_state(params: ImmutableMultiDict[str, str], lang: Lang, taxonomy:
         values = ", ".join(value[:60] for _, value in query.ignored_filters[:MAX_NOTED_VALUES])
         notices.append(t("notice.unknown-values", lang, values=values))
     tab = params.get("tab", "")
-    return ListState(query=query, tab=tab if tab in TABS else DEFAULT_TAB, notices=tuple(notices))
+    view = params.get("view", "")
+    return ListState(
+        query=query,
+        tab=tab if tab in TABS else DEFAULT_TAB,
+        notices=tuple(notices),
+        view=view if view in VIEWS else DEFAULT_VIEW,
+    )
 
 
 def last_page_notice(requested: int, lang: Lang) -> str:

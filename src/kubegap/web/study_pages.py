@@ -1,14 +1,18 @@
 """Fleet study pages: each study's table as a server-drawn SVG bar chart, with period, fleet and sources.
 
 Studies count failures by kind over a fleet and a period; they put the single stories of the library
-in proportion. The chart has a table twin (in a disclosure) for screen readers and for copying figures.
+in proportion. Bars are sorted and grouped by the rows' cause tags at the second level of the cause
+tree (GPU faults together, network faults together), the level at which studies group their own
+categories. Every chart, on the index and on the study's page, has a table twin for screen readers
+and for copying figures.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kubegap.knowledge.model import FACETS, Study
+from kubegap.knowledge.loader import Taxonomy
+from kubegap.knowledge.model import FACETS, Study, StudyRow
 from kubegap.text import Lang
 from kubegap.web import urls
 from kubegap.web.cards import TermLink, term_link
@@ -38,6 +42,8 @@ class StudySummary:
     fleet: str
     url: str
     chart: BarChart
+    wide_chart: BarChart
+    rows: tuple[StudyRowView, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,36 +73,43 @@ class StudyPage:
     chart: BarChart
     sources: tuple[SourceLink, ...]
     lessons: str
+    wide_chart: BarChart | None = None
 
 
-def _chart(study: Study, lang: Lang) -> BarChart:
-    rows = [ChartRow(row.category.get(lang), row.count, row.share_percent) for row in study.rows]
-    return bar_chart(f"chart-{study.id}", study.title.get(lang), study.measure.get(lang), rows, study.total)
-
-
-def build_studies_page(site: Site, lang: Lang) -> StudiesPage:
-    studies = tuple(
-        StudySummary(
-            study.id,
-            study.title.get(lang),
-            study.summary.get(lang),
-            study.organization,
-            study.period.get(lang),
-            study.fleet.get(lang),
-            urls.study_url(lang, study.id),
-            _chart(study, lang),
-        )
-        for study in site.knowledge.studies
+def _charts(study: Study, taxonomy: Taxonomy, lang: Lang) -> tuple[BarChart, BarChart]:
+    """The chart for phones (labels above bars) and for wide screens (a label column)."""
+    rows = [
+        ChartRow(row.category.get(lang), row.count, row.share_percent, _group(row, taxonomy, lang))
+        for row in study.rows
+    ]
+    title, caption, rest = study.title.get(lang), study.measure.get(lang), t("chart.rest", lang)
+    return (
+        bar_chart(f"chart-{study.id}", title, caption, rows, study.total, sort=True, rest_label=rest),
+        bar_chart(
+            f"chart-{study.id}-wide",
+            title,
+            caption,
+            rows,
+            study.total,
+            layout="columns",
+            sort=True,
+            rest_label=rest,
+        ),
     )
-    return StudiesPage("studies", lang, t("studies.title", lang), studies)
 
 
-def build_study_page(site: Site, study_id: str, lang: Lang) -> StudyPage | None:
-    study = site.knowledge.study(study_id)
-    if study is None:
-        return None
-    taxonomy = site.knowledge.taxonomy
-    rows = tuple(
+def _group(row: StudyRow, taxonomy: Taxonomy, lang: Lang) -> str:
+    """The label of the row's first cause at the second level of the cause tree; '' without a cause."""
+    causes = row.tags.by_facet()["cause"]
+    if not causes:
+        return ""
+    chain = [causes[0], *taxonomy.ancestors("cause", causes[0])]
+    term = taxonomy.term("cause", chain[-2] if len(chain) >= 2 else chain[-1])
+    return term.label.get(lang) if term is not None else ""
+
+
+def _rows(study: Study, taxonomy: Taxonomy, lang: Lang) -> tuple[StudyRowView, ...]:
+    return tuple(
         StudyRowView(
             row.category.get(lang),
             row.count,
@@ -111,6 +124,37 @@ def build_study_page(site: Site, study_id: str, lang: Lang) -> StudyPage | None:
         )
         for row in study.rows
     )
+
+
+def build_studies_page(site: Site, lang: Lang) -> StudiesPage:
+    taxonomy = site.knowledge.taxonomy
+    studies = []
+    for study in site.knowledge.studies:
+        chart, wide = _charts(study, taxonomy, lang)
+        studies.append(
+            StudySummary(
+                study.id,
+                study.title.get(lang),
+                study.summary.get(lang),
+                study.organization,
+                study.period.get(lang),
+                study.fleet.get(lang),
+                urls.study_url(lang, study.id),
+                chart,
+                wide,
+                _rows(study, taxonomy, lang),
+            )
+        )
+    return StudiesPage("studies", lang, t("studies.title", lang), tuple(studies))
+
+
+def build_study_page(site: Site, study_id: str, lang: Lang) -> StudyPage | None:
+    study = site.knowledge.study(study_id)
+    if study is None:
+        return None
+    taxonomy = site.knowledge.taxonomy
+    rows = _rows(study, taxonomy, lang)
+    chart, wide = _charts(study, taxonomy, lang)
     return StudyPage(
         kind="study",
         lang=lang,
@@ -126,7 +170,8 @@ def build_study_page(site: Site, study_id: str, lang: Lang) -> StudyPage | None:
         total=study.total,
         total_label=f"{study.total:,}" if study.total is not None else "",
         rows=rows,
-        chart=_chart(study, lang),
+        chart=chart,
         sources=source_links(study.sources, lang),
         lessons=study.lessons.get(lang) if study.lessons else "",
+        wide_chart=wide,
     )

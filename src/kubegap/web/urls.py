@@ -15,6 +15,9 @@ from kubegap.library.query import DEFAULT_PER_PAGE, SearchQuery
 
 TABS: tuple[str, ...] = (*FACETS, "incidents")
 DEFAULT_TAB = "cause"
+# How results are shown: compact rows (title, date, summary, chips) or the full nine-section cards.
+VIEWS: tuple[str, ...] = ("compact", "full")
+DEFAULT_VIEW = "compact"
 
 
 @lru_cache(maxsize=8192)
@@ -32,6 +35,11 @@ def incidents_url(lang: str) -> str:
 
 def incident_url(lang: str, incident_id: str) -> str:
     return path(lang, "incidents", incident_id)
+
+
+def short_url(short_id: str) -> str:
+    """A case's short link (`/c/KG-...`), which redirects to the case in the reader's language."""
+    return path("c", short_id)
 
 
 def facets_url(lang: str) -> str:
@@ -80,7 +88,9 @@ def with_json(url: str) -> str:
     return base.rstrip("/") + ".json" + separator + query
 
 
-def query_params(query: SearchQuery, tab: str = DEFAULT_TAB) -> list[tuple[str, str]]:
+def query_params(
+    query: SearchQuery, tab: str = DEFAULT_TAB, view: str = DEFAULT_VIEW
+) -> list[tuple[str, str]]:
     """The canonical query string pairs of a list view; defaults are left out."""
     pairs: list[tuple[str, str]] = []
     if query.text:
@@ -95,6 +105,8 @@ def query_params(query: SearchQuery, tab: str = DEFAULT_TAB) -> list[tuple[str, 
         pairs.append(("page", str(query.page)))
     if tab != DEFAULT_TAB:
         pairs.append(("tab", tab))
+    if view != DEFAULT_VIEW:
+        pairs.append(("view", view))
     return pairs
 
 
@@ -103,35 +115,81 @@ def default_sort(query: SearchQuery) -> str:
     return "relevance" if query.text else "newest"
 
 
-def list_url(query: SearchQuery, tab: str = DEFAULT_TAB) -> str:
-    encoded = urlencode(query_params(query, tab), quote_via=quote)
+def list_url(query: SearchQuery, tab: str = DEFAULT_TAB, view: str = DEFAULT_VIEW) -> str:
+    encoded = urlencode(query_params(query, tab, view), quote_via=quote)
     return incidents_url(query.lang) + ("?" + encoded if encoded else "")
 
 
-def toggle_url(query: SearchQuery, tab: str, facet: str, term_id: str) -> str:
+def toggle_url(query: SearchQuery, tab: str, facet: str, term_id: str, view: str = DEFAULT_VIEW) -> str:
     """The view with this facet value added, or removed when it is already selected."""
-    return list_url(query.toggled(facet, term_id), tab)
+    return list_url(query.toggled(facet, term_id), tab, view)
 
 
-def without_text_url(query: SearchQuery, tab: str) -> str:
+class Toggler:
+    """`toggle_url` for many values of one view, fast: the query string is kept as encoded pieces
+    (text, each facet's values, the rest) and only the clicked facet's piece is rebuilt. A list page
+    links a hundred facet values and every chip on twenty cards; urlencode for each was a third of
+    the page's time. The result is byte for byte what toggle_url gives (a test holds them equal)."""
+
+    def __init__(self, query: SearchQuery, tab: str = DEFAULT_TAB, view: str = DEFAULT_VIEW) -> None:
+        self._query, self._tab, self._view = query, tab, view
+        self._base = incidents_url(query.lang)
+        self._filters = query.filters
+        self._text = _encoded([("q", query.text)]) if query.text else ""
+        pairs = query_params(replace(query, page=1), tab, view)
+        self._rest = _encoded([(name, value) for name, value in pairs if name != "q" and name not in FACETS])
+        self._pieces = {
+            facet: _encoded([(facet, term) for term in query.filters.get(facet, ())]) for facet in FACETS
+        }
+
+    def url(self, facet: str, term_id: str) -> str:
+        if facet not in self._pieces:  # a facet the query string does not carry: the slow, general way
+            return toggle_url(self._query, self._tab, facet, term_id, self._view)
+        current = self._filters.get(facet, ())
+        chosen = tuple(value for value in current if value != term_id)
+        if chosen == current:
+            chosen = (*current, term_id)
+        pieces = [self._text]
+        for name in FACETS:
+            pieces.append(
+                _encoded([(name, term) for term in chosen]) if name == facet else self._pieces[name]
+            )
+        pieces.append(self._rest)
+        encoded = "&".join(piece for piece in pieces if piece)
+        return self._base + ("?" + encoded if encoded else "")
+
+
+def _encoded(pairs: list[tuple[str, str]]) -> str:
+    return urlencode(pairs, quote_via=quote)
+
+
+def without_text_url(query: SearchQuery, tab: str, view: str = DEFAULT_VIEW) -> str:
     sort = "newest" if query.sort == "relevance" else query.sort
-    return list_url(replace(query, text="", page=1, sort=sort), tab)
+    return list_url(replace(query, text="", page=1, sort=sort), tab, view)
 
 
-def clear_url(query: SearchQuery, tab: str) -> str:
-    return list_url(SearchQuery(lang=query.lang, sort=query.sort, per_page=query.per_page), tab)
+def clear_url(query: SearchQuery, tab: str, view: str = DEFAULT_VIEW) -> str:
+    """No text and no filters; an order that needs text (relevance) goes back to the default."""
+    sort = "newest" if query.sort == "relevance" else query.sort
+    return list_url(SearchQuery(lang=query.lang, sort=sort, per_page=query.per_page), tab, view)
 
 
-def page_url(query: SearchQuery, tab: str, page: int) -> str:
-    return list_url(replace(query, page=page), tab)
+def page_url(query: SearchQuery, tab: str, page: int, view: str = DEFAULT_VIEW) -> str:
+    return list_url(replace(query, page=page), tab, view)
 
 
-def sort_url(query: SearchQuery, tab: str, sort: str) -> str:
-    return list_url(replace(query, sort=sort, page=1), tab)  # type: ignore[arg-type]
+def sort_url(query: SearchQuery, tab: str, sort: str, view: str = DEFAULT_VIEW) -> str:
+    return list_url(replace(query, sort=sort, page=1), tab, view)  # type: ignore[arg-type]
 
 
-def tab_url(query: SearchQuery, tab: str) -> str:
-    return list_url(query, tab)
+def tab_url(query: SearchQuery, tab: str, view: str = DEFAULT_VIEW) -> str:
+    return list_url(query, tab, view)
+
+
+def search_url(query: SearchQuery, text: str, tab: str, view: str = DEFAULT_VIEW) -> str:
+    """The same filters with another search text (a suggestion), back on page 1 in its default order."""
+    changed = replace(query, text=text, page=1)
+    return list_url(replace(changed, sort="relevance" if text else "newest"), tab, view)
 
 
 def switch_language(path_now: str, query_string: str, lang: str) -> str:

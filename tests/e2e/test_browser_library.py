@@ -1,0 +1,163 @@
+"""The library's list and case pages in a real browser: facet counts that equal what a click gives,
+chips that filter in place, compact and full views, a sidebar that stays in view, badges that name the
+demo, citations, and compressed responses from the real server."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+import pytest
+from browser_pages import new_page
+
+pytestmark = pytest.mark.e2e
+
+# Three filtered views, each showing a different facet's tree (the values a reader sees and can click).
+FILTERED_VIEWS = [
+    "/ko/incidents?component=nccl&tab=component",
+    "/en/incidents?cause=hardware-fault&symptom=training-hang&tab=symptom",
+    "/ko/incidents?q=GPU&component=gpu&tab=cause",
+]
+
+
+def _total(page: Any) -> int:
+    return int(page.locator("#results-heading").get_attribute("data-total"))
+
+
+@pytest.mark.parametrize("view", FILTERED_VIEWS)
+def test_every_visible_facet_count_equals_the_results_of_its_click(
+    server: str, browser: Any, view: str
+) -> None:
+    page = new_page(browser, 1280)
+    page.goto(server + view)
+    values = page.locator(".facet-tree a.facet-value")
+    shown = [
+        (
+            value.get_attribute("data-term"),
+            int(value.get_attribute("data-count")),
+            value.get_attribute("href"),
+        )
+        for value in values.all()
+        if value.is_visible()
+    ]
+    assert len(shown) >= 5, view
+    # the first one by a real click, the rest by following their links
+    first_term, first_count, _ = shown[0]
+    values.first.click()
+    page.wait_for_load_state()
+    assert _total(page) == first_count, (view, first_term)
+    for term, count, href in shown[1:]:
+        page.goto(server + href)
+        assert _total(page) == count, (view, term, href)
+    page.context.close()
+
+
+def test_tree_is_indented_and_parents_count_their_children(server: str, browser: Any) -> None:
+    page = new_page(browser, 1280)
+    page.goto(server + "/en/incidents?tab=component")
+    parent = page.locator('.facet-tree a[data-term="accelerator"]')
+    child = page.locator('.facet-tree a[data-term="gpu"]')
+    assert child.bounding_box()["x"] > parent.bounding_box()["x"] + 8  # indented under its parent
+    assert int(parent.get_attribute("data-count")) >= int(child.get_attribute("data-count"))
+    page.context.close()
+
+
+def test_a_card_chip_adds_its_filter_in_place(server: str, browser: Any) -> None:
+    page = new_page(browser, 1280)
+    page.goto(server + "/en/incidents?cause=hardware-fault&tab=component")
+    chip = page.locator('ol.cards .term-chips a.term:not(.is-selected)[data-facet="component"]').first
+    term = chip.get_attribute("data-term")
+    chip.click()
+    page.wait_for_load_state()
+    query = parse_qs(urlsplit(page.url).query)
+    assert urlsplit(page.url).path == "/en/incidents"
+    assert query["cause"] == ["hardware-fault"] and term in query["component"]
+    assert page.locator(f'.chips a.chip[data-chip="component:{term}"]').count() == 1
+    assert page.locator(f'.facet-tree a.is-selected[data-term="{term}"]').count() == 1
+    page.context.close()
+
+
+def test_compact_by_default_full_on_request_and_the_sidebar_stays(server: str, browser: Any) -> None:
+    heights = {}
+    for width in (1280, 390):
+        page = new_page(browser, width)
+        page.goto(server + "/ko/incidents")
+        assert page.locator("ol.cards-compact > li").count() == 20
+        assert page.locator("ol.cards .sections").count() == 0
+        compact = page.evaluate("document.documentElement.scrollHeight")
+        page.locator('.views a[data-view="full"]').click()
+        page.wait_for_load_state()
+        assert "view=full" in page.url and page.locator("ol.cards-full .sections").count() == 20
+        full = page.evaluate("document.documentElement.scrollHeight")
+        heights[width] = (compact, full)
+        assert compact * 2 < full, (width, compact, full)
+        if width == 1280:
+            page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight / 2)")
+            box = page.locator("aside.check-box").bounding_box()
+            assert box is not None and 0 <= box["y"] < 900, box  # sticky: still on screen
+        page.context.close()
+    print("list page heights (compact, full):", heights)
+
+
+def test_badges_say_they_come_from_the_demo_cluster(server: str, browser: Any) -> None:
+    page = new_page(browser, 1280)
+    for lang, scope in (("ko", "데모 클러스터"), ("en", "demo cluster")):
+        page.goto(f"{server}/{lang}/cluster")
+        page.wait_for_selector(".tiles", timeout=30_000)
+        for path in ("/incidents", "/checks"):
+            page.goto(f"{server}/{lang}{path}")
+            scopes = {text.strip() for text in page.locator("a.status .status-scope").all_inner_texts()}
+            assert scopes == {scope}, (lang, path, scopes)
+    page.context.close()
+
+
+def test_case_page_cites_and_previews(server: str, browser: Any) -> None:
+    page = new_page(browser, 1280)
+    page.goto(server + "/en/incidents")
+    page.locator("ol.cards .card-title a").first.click()
+    page.wait_for_load_state()
+    short = page.locator("code.short-id").inner_text().strip()
+    assert re.fullmatch(r"KG-[A-Z2-7]{6}", short)
+    assert (
+        page.locator('meta[property="og:title"]').get_attribute("content")
+        == page.locator("h1").inner_text().strip()
+    )
+    assert page.locator('meta[name="description"]').get_attribute("content")
+    sources_top = page.locator("#sources-heading").bounding_box()["y"]
+    assert sources_top < page.locator(".sections").bounding_box()["y"]
+    assert (
+        short in page.locator(".cite-plain").inner_text()
+        and "@misc{" in page.locator(".cite-bibtex").inner_text()
+    )
+    case_path = urlsplit(page.url).path
+    page.goto(f"{server}/c/{short}")  # the reader's language (ko-KR here), the same case
+    assert urlsplit(page.url).path == case_path.replace("/en/", "/ko/", 1)
+    page.context.close()
+
+
+def test_the_real_server_compresses_pages(server: str) -> None:
+    for coding in ("br", "gzip"):
+        response = httpx.get(server + "/ko/incidents", headers={"Accept-Encoding": coding})
+        assert response.headers["content-encoding"] == coding and "장애 사례" in response.text
+
+
+@pytest.mark.parametrize("width", [1000, 1280])
+def test_chart_labels_stay_in_their_column(server: str, browser: Any, width: int) -> None:
+    page = new_page(browser, width)
+    for lang in ("ko", "en"):
+        page.goto(f"{server}/{lang}/studies")
+        overlaps = page.evaluate(
+            """() => [...document.querySelectorAll('.chart-columns g')].filter(row => {
+                const label = row.querySelector('.bar-label').getBoundingClientRect();
+                const bar = row.querySelector('.bar').getBoundingClientRect();
+                return label.width > 0 && label.right > bar.left;
+            }).map(row => row.querySelector('.bar-label').textContent)"""
+        )
+        assert overlaps == [], (lang, width, overlaps)
+        assert (
+            page.locator(".chart-columns").first.is_visible()
+            and not page.locator(".chart-stacked").first.is_visible()
+        )
+    page.context.close()
