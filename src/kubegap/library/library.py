@@ -19,10 +19,13 @@ from pathlib import Path
 from kubegap.errors import KnowledgeError, NotFoundError
 from kubegap.knowledge.loader import Knowledge, Taxonomy, load_knowledge
 from kubegap.knowledge.model import Facet, Incident
+from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.library import bitsets, index, sql, store
+from kubegap.library.analysis import ChunkAnalysis
 from kubegap.library.facets import Facets
-from kubegap.library.glossary import Glossary, glossary_for
-from kubegap.library.matching import TextMatches, match_text
+from kubegap.library.glossary import AnalysedGlossary, Glossary, analyse_glossary, glossary_for
+from kubegap.library.matching import EMPTY, TextMatches, decode_forms, match_text
+from kubegap.library.nearby import nearby_terms
 from kubegap.library.query import FacetValue, SearchHit, SearchQuery, SearchResult, SimilarIncident
 from kubegap.library.similar import find_similar
 
@@ -49,11 +52,19 @@ class Library:
         self.root = root
         self.location = location
         self._knowledge = knowledge
-        self._text_cache: OrderedDict[tuple[str, bool, str], TextMatches] = OrderedDict()
-        self.glossary = glossary if glossary is not None else glossary_for(root)
+        self._text_cache: OrderedDict[str, TextMatches] = OrderedDict()
+        self._vocabulary: dict[str, ChunkAnalysis | None] = {}
         self._incidents: dict[str, Incident] = {}
         with self._lock:
             meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
+            self._errors = {
+                row[0]: ErrorEntry.model_validate_json(row[1])
+                for row in connection.execute("SELECT id, document FROM errors ORDER BY id")
+            }
+        self._stored_glossary = AnalysedGlossary.from_json(json.loads(meta.get("glossary", "[]")))
+        self.glossary = glossary if glossary is not None else glossary_for(root)
+        if glossary is None:
+            self._analysed_glossary: AnalysedGlossary | None = self._stored_glossary
             self._tags = bitsets.TagSets.load(connection)
             self._ids = dict(connection.execute("SELECT rowid, id FROM incidents").fetchall())
         self._rowids = {incident_id: rowid for rowid, incident_id in self._ids.items()}
@@ -134,7 +145,15 @@ class Library:
         """Swap the glossary (tests, or a reloaded file); remembered text matches are forgotten."""
         with self._lock:
             self._glossary = glossary
+            self._analysed_glossary = None
             self._text_cache.clear()
+
+    def _search_glossary(self) -> AnalysedGlossary:
+        """The glossary in index terms: stored at build time, or analysed once after a swap."""
+        if self._analysed_glossary is None:
+            entries = index.search_glossary(self._glossary, self._errors.values()).entries
+            self._analysed_glossary = analyse_glossary(entries, self._lookup)
+        return self._analysed_glossary
 
     def forget_text_matches(self) -> None:
         """Empty the cache of remembered text matches (benchmarks measure cold searches with it)."""
@@ -164,32 +183,22 @@ class Library:
         """Run a query: one page of hits, counts per facet value and recurring components of all hits."""
         sort = query.sort if query.text or query.sort != "relevance" else "newest"
         results = self._tags.filter_mask(query.filters)
-        matches = TextMatches(self._tags.everything, [], {}, {})
-        if query.text and results:
-            # Filters go into the FTS5 query too, so bm25 runs and rows come back only for incidents
-            # that pass them; the bit-set AND below then changes nothing but keeps the rule in one place.
-            clause = self.facets.fts_clause(query.filters)
-            matches = self._text_matches(
-                query.text, scored=sort == "relevance", facet_clause=clause, allowed=results
-            )
+        matches = EMPTY
+        if query.text:
+            matches = self._text_matches(query.text)
             results &= matches.mask
-            if matches.relaxed:
-                sort = "relevance"  # a relaxed match is only useful best first
         total = results.bit_count()
         page_count = max(1, math.ceil(total / query.per_page))
         page = min(query.page, page_count)
         offset = (page - 1) * query.per_page
         rowids = self._page(results, sort, matches.ranked, offset, query.per_page)
         incidents = {incident.id: incident for incident in self._load([self._ids[rowid] for rowid in rowids])}
-        hits = tuple(
-            SearchHit(
-                incidents[self._ids[rowid]],
-                matches.scores.get(rowid, 0.0) if sort == "relevance" else 0.0,
-                tuple(matches.signatures.get(rowid, ())),
-            )
-            for rowid in rowids
-            if self._ids[rowid] in incidents
-        )
+        hits = tuple(self._hit(incidents[self._ids[rowid]], rowid, matches, sort) for rowid in rowids if self._ids[rowid] in incidents)
+        full = (results & matches.full_mask).bit_count() if query.text else total
+        suggestions: tuple[str, ...] = ()
+        if query.text and not total:
+            with self._lock:
+                suggestions = nearby_terms(self._run, query.text, self._lookup)
         return SearchResult(
             query=self._as_run(query, page, sort),
             total=total,
@@ -199,8 +208,56 @@ class Library:
             facets=self.facets.for_results(query, results),
             recurring_components=self.facets.recurring(query, results),
             page_count=page_count,
-            relaxed=matches.relaxed,
+            relaxed=matches.relaxed and bool(total),
+            full_matches=full,
+            words=matches.words,
+            errors=tuple(self._errors[error_id] for error_id in matches.errors if error_id in self._errors),
+            suggestions=suggestions,
         )
+
+    def _hit(self, incident: Incident, rowid: int, matches: TextMatches, sort: str) -> SearchHit:
+        if matches is EMPTY:
+            return SearchHit(incident)
+        linked = tuple(
+            error_id for error_id in matches.errors if incident.id in self._errors[error_id].incidents
+        )
+        return SearchHit(
+            incident,
+            matches.score(rowid) if sort == "relevance" else 0.0,
+            tuple(matches.signatures.get(rowid, ())),
+            matches.matched_terms(rowid, self._term_forms),
+            1.0 if linked else matches.share(rowid),
+            linked,
+        )
+
+    # ---- the error catalog --------------------------------------------------------------------------
+
+    def errors(self) -> list[ErrorEntry]:
+        """Every error-catalog entry, by id."""
+        return list(self._errors.values())
+
+    def error(self, error_id: str) -> ErrorEntry:
+        """One catalog entry by id; NotFoundError when there is none."""
+        found = self._errors.get(str(error_id).strip().lower()[:100])
+        if found is None:
+            raise NotFoundError(f"no error-catalog entry with id {str(error_id)[:100]!r}")
+        return found
+
+    def resolve_error(self, text: str) -> list[ErrorEntry]:
+        """Catalog entries whose patterns a pasted text contains (`XID 94`, a whole dmesg line), or
+        the entry whose id the text is; best (longest pattern) first."""
+        candidate = str(text).strip().lower()[:100]
+        if candidate in self._errors:
+            return [self._errors[candidate]]
+        return [self._errors[error_id] for error_id in self._text_matches(text).errors if error_id in self._errors]
+
+    def _error_incidents(self, error_ids: list[str]) -> list[int]:
+        return [
+            self._rowids[incident_id]
+            for error_id in error_ids
+            for incident_id in self._errors[error_id].incidents
+            if incident_id in self._rowids
+        ]
 
     @staticmethod
     def _as_run(query: SearchQuery, page: int, sort: str) -> SearchQuery:
@@ -239,33 +296,47 @@ class Library:
         with self._lock:
             return self._connection.execute(statement.sql, statement.params).fetchall()
 
-    def _text_matches(
-        self, text: str, *, scored: bool, facet_clause: str | None, allowed: int
-    ) -> TextMatches:
-        """Text matches, remembered for the last few (text, filters): a reader who pages through results
-        or toggles facets keeps the same text, and the index never changes under an open library."""
-        key = (text, scored, facet_clause or "")
+    def _text_matches(self, text: str) -> TextMatches:
+        """Text matches, remembered for the last few texts: a reader who pages through results or
+        toggles facets keeps the same text, and the index never changes under an open library."""
         with self._lock:
-            # Ranked matches also serve an unranked search with the same text and filters.
-            for candidate in (key, (text, True, facet_clause or "")):
-                cached = self._text_cache.get(candidate)
-                if cached is not None:
-                    self._text_cache.move_to_end(candidate)
-                    return cached
-        matches = match_text(
-            self._run,
-            text,
-            self.glossary,
-            scored=scored,
-            size=self._tags.size,
-            facet_clause=facet_clause,
-            allowed=allowed if facet_clause else -1,
-        )
+            cached = self._text_cache.get(text)
+            if cached is not None:
+                self._text_cache.move_to_end(text)
+                return cached
+        glossary = self._search_glossary()
         with self._lock:
-            self._text_cache[key] = matches
-            while len(self._text_cache) > self.text_cache_size:
-                self._text_cache.popitem(last=False)
+            matches = match_text(
+                self._run_locked, text, glossary, self._lookup, size=self._tags.size,
+                error_incidents=self._error_incidents,
+            )  # fmt: skip
+            if self.text_cache_size:
+                self._text_cache[text] = matches
+                while len(self._text_cache) > self.text_cache_size:
+                    self._text_cache.popitem(last=False)
         return matches
+
+    def _run_locked(self, statement: sql.Statement) -> list[tuple]:
+        return self._connection.execute(statement.sql, statement.params).fetchall()
+
+    def _lookup(self, words: list[str]) -> dict[str, ChunkAnalysis]:
+        """The corpus's analysis of these Korean words (see analysis.Vocabulary), remembered."""
+        missing = [word for word in words if word not in self._vocabulary]
+        if missing:
+            with self._lock:
+                rows = self._connection.execute(*_statement(sql.vocabulary(missing))).fetchall()
+            found = {word: tuple(tuple(item) for item in json.loads(analysis)) for word, analysis in rows}
+            if len(self._vocabulary) > 100_000:
+                self._vocabulary.clear()
+            for word in missing:
+                self._vocabulary[word] = found.get(word)  # type: ignore[assignment]
+        return {word: known for word in words if (known := self._vocabulary.get(word)) is not None}
+
+    def _term_forms(self, terms: list[str]) -> dict[str, list[str]]:
+        if not terms:
+            return {}
+        with self._lock:
+            return decode_forms(self._connection.execute(*_statement(sql.term_forms(terms))).fetchall())
 
     def _page(self, results: int, sort: str, ranked: list[int], offset: int, limit: int) -> list[int]:
         """Rowids of one page. `ranked` (text matches, best first) is already in relevance order."""
@@ -292,3 +363,7 @@ class Library:
         return [
             self._incidents[incident_id] for incident_id in incident_ids if incident_id in self._incidents
         ]
+
+
+def _statement(statement: sql.Statement) -> tuple[str, tuple[object, ...]]:
+    return statement.sql, statement.params

@@ -1,93 +1,142 @@
-"""Which incidents a search text matches: FTS5 on the words, plus any error signature the text contains.
+"""Which incidents a search text matches, best first: ranked words, error signatures, the error catalog.
 
-The two are united: a pasted log line rarely matches as words (every word must occur), but it does
-contain a signature. Signature matches rank above every bm25 score, since they are the strongest
-evidence a reader can give.
+Three kinds of evidence are united:
+
+1. ranked words (question.py, ranking.py): any content word matches; BM25F with field boosts, word
+   pairs and the share of the reader's words an incident has decide the order;
+2. an error signature an incident quotes, found inside the pasted text (signatures.py): ranks first,
+   since it is the strongest evidence a reader can give;
+3. an error-catalog entry whose pattern the text contains (`Xid 79`, `NCCL WARN ... timeout`): the
+   incidents the entry links rank right after exact signatures.
+
+Facet filters are applied afterwards on bit sets, so one scoring serves every filter combination.
 """
 
 from __future__ import annotations
 
-import sqlite3
+import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from kubegap.library import bitsets, signatures, sql
-from kubegap.library.fts import group_count, match_expression
-from kubegap.library.glossary import Glossary
+from kubegap.library import bitsets, ranking, signatures, sql
+from kubegap.library.analysis import Lookup
+from kubegap.library.glossary import AnalysedGlossary
+from kubegap.library.question import QueryPlan, plan_query
 
 Runner = Callable[[sql.Statement], list[tuple]]
 
-# A text of at least this many words that matches no incident word for word is retried with any word
-# matching, ranked by bm25; shorter texts keep their strict meaning (two words mean both words).
-RELAXED_FROM_WORDS = 5
-RELAXED_MAX_RANKED = 2_000
+SIGNATURE_BONUS = 1_000_000.0
+CATALOG_BONUS = 100_000.0
 
 
 @dataclass(frozen=True)
 class TextMatches:
     mask: int  # bit set of matching rowids
-    ranked: list[int]  # when scored: matching rowids, signature matches first, then best bm25 first
-    scores: dict[int, float]  # bm25 (lower is better) or SIGNATURE_SCORE; empty when not scored
+    ranked: list[int]  # matching rowids, best first (ties: newest first)
     signatures: dict[int, list[str]]  # rowid -> the signatures the text contains
-    relaxed: bool = False  # no incident had every word: these match some of them, best first
+    full_mask: int = 0  # incidents that have every word of the text (or a signature / catalog match)
+    relaxed: bool = False  # no incident has every word: these have some of them, best first
+    errors: tuple[str, ...] = ()  # catalog entry ids whose patterns the text contains
+    words: tuple[str, ...] = ()  # the reader's content words, as typed
+    scored: Any = None  # ranking.Scored, for per-hit scores, shares and matched terms
+    final: Any = None  # numpy array of final scores by rowid
+    _term_forms: dict[str, list[str]] = field(default_factory=dict)
+
+    def score(self, rowid: int) -> float:
+        return float(self.final[rowid]) if self.final is not None else 0.0
+
+    def share(self, rowid: int) -> float:
+        """The share of the reader's words this incident has (1.0 for a signature or catalog match)."""
+        if self.scored is None or not self.scored.group_count:
+            return 1.0 if rowid in self.signatures else 0.0
+        return float(self.scored.matched[rowid]) / self.scored.group_count
+
+    def matched_terms(self, rowid: int, forms: Callable[[list[str]], dict[str, list[str]]]) -> tuple[str, ...]:
+        """The words as written in the incident that matched, longest first, for highlighting."""
+        if self.scored is None:
+            return ()
+        terms = self.scored.matched_terms(rowid)
+        written: dict[str, None] = {}
+        for term, surfaces in forms(terms).items():
+            if term in terms:
+                written.update(dict.fromkeys(surfaces))
+        return tuple(sorted(written, key=lambda text: (-len(text), text)))
+
+
+EMPTY = TextMatches(0, [], {})
 
 
 def match_text(
     run: Runner,
     text: str,
-    glossary: Glossary,
+    glossary: AnalysedGlossary,
+    lookup: Lookup,
     *,
-    scored: bool,
     size: int,
-    facet_clause: str | None = None,
-    allowed: int = -1,
+    error_incidents: Callable[[list[str]], list[int]],
 ) -> TextMatches:
-    """Incidents matching the text, best first when `scored`; `size` is the highest rowid.
+    """Incidents matching the text, best first; `size` is the highest rowid."""
+    import numpy as np
 
-    `facet_clause` (facet tokens, see index.facet_token) and `allowed` (the same filters as a bit set)
-    narrow the matches inside FTS5 itself, so bm25 is computed, and rows are handed to Python, only
-    for incidents that pass them.
-    """
-    rows = _fts_rows(run, match_expression(text, glossary), facet_clause, scored=scored)
+    plan = plan_query(text, glossary, lookup)
+    postings = _postings(run, plan)
+    scored = ranking.score(list(plan.groups), list(plan.pairs), postings, size)
+    final = scored.scores.copy()
     found: dict[int, list[str]] = {}
     pasted = signatures.words(text)
     if pasted:
         for rowid, signature_text, pattern in run(sql.signature_candidates(pasted)):
-            if allowed >> rowid & 1 and signatures.occurs_in(pattern.split(" "), pasted):
+            if signatures.occurs_in(pattern.split(" "), pasted):
                 found.setdefault(rowid, []).append(signature_text)
-    relaxed = False
-    if not rows and not found and group_count(text) >= RELAXED_FROM_WORDS:
-        relaxed_match = match_expression(text, glossary, any_group=True)
-        rows, relaxed = _relaxed_rows(run, relaxed_match, facet_clause)
-        scored = scored or relaxed
-    mask = bitsets.mask_of([*found, *(row[0] for row in rows)], size)
-    if not scored:
-        return TextMatches(mask, [], {}, found)  # newest/oldest pages walk the bit set instead
-    scores: dict[int, float] = dict(rows)
-    scores.update(dict.fromkeys(found, sql.SIGNATURE_SCORE))
-    ranked = [*sorted(found, reverse=True), *(row[0] for row in rows if row[0] not in found)]
-    return TextMatches(mask, ranked, scores, found, relaxed)
+    errors = _catalog_matches(run, pasted) if pasted else ()
+    for rowid in found:
+        final[rowid] += SIGNATURE_BONUS
+    for rowid in error_incidents(list(errors)):
+        final[rowid] += CATALOG_BONUS
+    hits = np.flatnonzero(final > 0)
+    if not len(hits):
+        return TextMatches(0, [], {}, words=plan.words, scored=scored, final=final)
+    order = np.lexsort((-hits, -final[hits]))
+    ranked = hits[order].tolist()
+    mask = _mask(final > 0, size)
+    complete = scored.matched >= max(1, scored.group_count)
+    strong = final >= CATALOG_BONUS
+    full_mask = _mask(complete | strong, size)
+    relaxed = scored.group_count > 1 and not full_mask
+    return TextMatches(
+        mask, ranked, found, full_mask, relaxed, errors, plan.words, scored, final
+    )
 
 
-def _relaxed_rows(run: Runner, match: str | None, facet_clause: str | None) -> tuple[list[tuple], bool]:
-    """Incidents sharing any word, best first; none when more than RELAXED_MAX_RANKED share one (such a
-    broad match says little about the text, and ranking thousands of rows is what makes a search slow)."""
-    unranked = _fts_rows(run, match, facet_clause, scored=False)
-    if not unranked or len(unranked) > RELAXED_MAX_RANKED:
-        return [], False
-    return _fts_rows(run, match, facet_clause, scored=True), True
+def _postings(run: Runner, plan: QueryPlan) -> dict[str, tuple[bytes, bytes]]:
+    terms = plan.terms()
+    if not terms:
+        return {}
+    rows = run(sql.postings(terms))
+    return {term: (rowids, weights) for term, rowids, weights in rows}
 
 
-def _fts_rows(run: Runner, match: str | None, facet_clause: str | None, *, scored: bool) -> list[tuple]:
-    if match is None:
-        return []
-    if facet_clause:
-        # No column filter on the text part: it costs a position-list check per row, and the only
-        # words in the `facets` column are tokens like `kgf1t12` that no reader types by chance.
-        match = f"({match}) AND {facet_clause}"
-    try:
-        return run(sql.text_matches(match, scored=scored))
-    except sqlite3.OperationalError:
-        # fts.py quotes every word, so FTS5 should never reject an expression; if it still does,
-        # the text matches nothing rather than failing the page.
-        return []
+def _catalog_matches(run: Runner, pasted: list[str]) -> tuple[str, ...]:
+    """Catalog entries with a pattern inside the pasted words, the longest pattern first."""
+    matched: dict[str, int] = {}
+    for error_id, pattern in run(sql.catalog_candidates(pasted)):
+        words = pattern.split(" ")
+        if signatures.occurs_in(words, pasted):
+            matched[error_id] = max(matched.get(error_id, 0), len(words))
+    return tuple(sorted(matched, key=lambda error_id: (-matched[error_id], error_id)))
+
+
+def _mask(flags: Any, size: int) -> int:
+    """A numpy bool array by rowid as the library's bit-set integer."""
+    import numpy as np
+
+    packed = np.packbits(flags.astype(np.uint8), bitorder="little").tobytes()
+    return int.from_bytes(packed, "little") & ((1 << (size + 1)) - 1)
+
+
+def decode_forms(rows: list[tuple[str, str]]) -> dict[str, list[str]]:
+    return {term: json.loads(forms) for term, forms in rows}
+
+
+__all__ = ["EMPTY", "TextMatches", "bitsets", "match_text"]
