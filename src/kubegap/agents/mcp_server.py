@@ -25,6 +25,7 @@ from kubegap.agents.mcp_app import READS_CLUSTER, CheckIds, FacetFilter, Lang, M
 from kubegap.agents.mcp_models import (
     CheckExplanation,
     CheckList,
+    ErrorExplanations,
     FindingsPage,
     IncidentDetail,
     IncidentSearch,
@@ -215,8 +216,44 @@ def find_incidents_by_error(
     return find_by_error(error_text, lang)
 
 
+@tool("Explain an error code or message")
+def explain_error(
+    error: Annotated[
+        str,
+        Field(description="an Xid code (\"Xid 79\"), a pasted log line, or a catalog id such as xid-94"),
+    ],
+    lang: Lang = "en",
+) -> ErrorExplanations:
+    """What an error means and the usual action, from kubegap's catalog of GPU, NCCL, CUDA/NVML,
+    InfiniBand, Kubernetes and etcd errors (sourced from NVIDIA, PyTorch, etcd and Kubernetes
+    documentation), with the public incidents and fleet-study rows that involve it and the kubegap
+    checks that guard against it."""
+    from kubegap.agents.mcp_library import explain_error as explained
+
+    if not error.strip():
+        raise ToolError("error is empty; paste the error code or log line")
+    return explained(error, lang)
+
+
 def serve_stdio() -> None:
     """Serve on stdin/stdout until the host closes the pipe. Nothing else may write to stdout: the SDK
     logs to stderr (warnings and worse), live scans run without a progress bar, and while serving the
-    SDK points file descriptor 1 at stderr so even a stray print cannot corrupt the protocol."""
+    SDK points file descriptor 1 at stderr so even a stray print cannot corrupt the protocol.
+
+    A daemon thread opens the library and loads the Korean analyser meanwhile (about a second), so
+    `initialize` is answered at once and the first search does not pay for them."""
+    import threading
+
+    threading.Thread(target=_warm_up, name="kubegap-warm-up", daemon=True).start()
     server.run("stdio")
+
+
+def _warm_up() -> None:
+    try:
+        from kubegap.agents.mcp_library import library
+        from kubegap.library import korean
+
+        library()
+        korean.analyser()
+    except Exception:  # the tools report their own errors; a failed warm-up only costs time
+        pass

@@ -122,7 +122,7 @@ def _catalog_matches(run: Runner, pasted: list[str]) -> tuple[str, ...]:
     matched: dict[str, int] = {}
     for error_id, pattern in run(sql.catalog_candidates(pasted)):
         words = pattern.split(" ")
-        if signatures.occurs_in(words, pasted):
+        if signatures.occurs_loosely(words, pasted):
             matched[error_id] = max(matched.get(error_id, 0), len(words))
     return tuple(sorted(matched, key=lambda error_id: (-matched[error_id], error_id)))
 

@@ -10,6 +10,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from kubegap.knowledge.model import FACETS, SECTION_ORDER, Bilingual, Incident, ReasonedText
+from kubegap.library.highlight import segments
 from kubegap.library.library import Library
 from kubegap.library.query import FacetValue, SearchResult, SimilarIncident
 from kubegap.text import count_label, label, result_range
@@ -32,8 +33,13 @@ def search_result(result: SearchResult, library: Library) -> RenderableType:
     heading = Text(result_range(result.total, result.start, result.end, lang), style="bold")
     if result.relaxed:
         heading.append("\n" + label("relaxed-search", lang), style="italic")
+    for entry in result.errors[:3]:
+        heading.append(f"\n{entry.title.get(lang)}: {entry.meaning.get(lang)} (kubegap errors show {entry.id})")
     if not result.hits:
-        return Group(heading, Text(label("no-results", lang)))
+        nothing = Text(label("no-results", lang))
+        if result.suggestions:
+            nothing.append(("\n비슷한 단어: " if lang == "ko" else "\nNearby terms: ") + ", ".join(result.suggestions))
+        return Group(heading, nothing)
     table = Table(show_lines=False, expand=False)
     table.add_column(_pick(("날짜", "Date"), lang), no_wrap=True)
     table.add_column(_pick(("제목", "Title"), lang), ratio=3, overflow="fold")
@@ -42,7 +48,11 @@ def search_result(result: SearchResult, library: Library) -> RenderableType:
     for hit in result.hits:
         incident = hit.incident
         causes = ", ".join(library.term_label("cause", term, lang) for term in incident.tags.cause)
-        title = Text(incident.title.get(lang))
+        title = Text()
+        for piece, matched in segments(incident.title.get(lang), hit.matched_terms):
+            title.append(piece, style="bold" if matched else None)
+        if hit.partial:
+            title.append(" (일부 단어만 일치)" if lang == "ko" else " (partial match)", style="dim")
         for signature in hit.matched_signatures:
             title.append(f"\n↳ {signature}", style="yellow")
         table.add_row(incident.date.isoformat(), title, causes, incident.id)
