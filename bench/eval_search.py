@@ -75,7 +75,10 @@ def main() -> int:
     library = Library.open()
     rows = evaluate(library, queries)
     languages = sorted({str(row["lang"]) for row in rows})
-    print(f"## Search quality: {len(rows)} judged queries ({', '.join(languages)}), {library.incident_count} incidents\n")
+    print(
+        f"## Search quality: {len(rows)} judged queries ({', '.join(languages)}), "
+        f"{library.incident_count} incidents\n"
+    )
     for split in ("tune", "heldout"):
         print("\n".join(_table([row for row in rows if row["split"] == split], f"{split} part")))
     print("\n".join(_table(rows, "both parts")))
@@ -84,7 +87,10 @@ def main() -> int:
     if arguments.misses:
         for row in rows:
             if float(row["recall"]) < 1.0:  # type: ignore[arg-type]
-                print(f"- {row['id']} [{row['type']}/{row['split']}] {row['query']!r}: recall {row['recall']:.2f}")
+                print(
+                    f"- {row['id']} [{row['type']}/{row['split']}] {row['query']!r}: "
+                    f"recall {row['recall']:.2f}"
+                )
                 print(f"    relevant {row['relevant']}\n    found    {row['top']}")
     return 0
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from kubegap.library import Library, SearchQuery
-from kubegap.library.question import plan_query
 from kubegap.library.glossary import AnalysedGlossary
+from kubegap.library.question import plan_query
 
 HOSTILE = [
     '"',

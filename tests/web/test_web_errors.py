@@ -27,7 +27,9 @@ def test_json_twin_and_catalog_list(client: TestClient) -> None:
     data = client.get("/en/errors/xid-94.json").json()
     assert data["id"] == "xid-94" and data["incidents"][0]["url"].startswith("/en/incidents/")
     listing = client.get("/ko/errors.json").json()
-    assert {"xid-79", "nccl-watchdog-timeout", "etcd-database-space-exceeded"} <= {e["id"] for e in listing["entries"]}
+    assert {"xid-79", "nccl-watchdog-timeout", "etcd-database-space-exceeded"} <= {
+        e["id"] for e in listing["entries"]
+    }
 
 
 def test_study_rows_are_linked(client: TestClient) -> None:

@@ -14,9 +14,9 @@ from kubegap.agents.mcp_models import (
     ErrorExplanation,
     ErrorExplanations,
     FacetCount,
-    IncidentLink,
     IncidentBrief,
     IncidentDetail,
+    IncidentLink,
     IncidentSearch,
     SimilarCase,
 )
@@ -283,6 +283,7 @@ def explain_error(text: str, lang: str | None) -> ErrorExplanations:
     note = (
         ""
         if entries
-        else "no catalog entry matches; try find_incidents_by_error, or an id such as xid-79 or nccl-watchdog-timeout"
+        else "no catalog entry matches; try find_incidents_by_error, "
+        "or an id such as xid-79 or nccl-watchdog-timeout"
     )
     return ErrorExplanations(text=text[:500], entries=entries, note=note)

@@ -191,7 +191,9 @@ class IncidentSearch(_Out):
     error_catalog: list[ErrorBrief] = Field(
         default_factory=list, description="catalog entries whose patterns the text contains (explain_error)"
     )
-    nearby_terms: list[str] = Field(default_factory=list, description="library words close to the query, when nothing matched")
+    nearby_terms: list[str] = Field(
+        default_factory=list, description="library words close to the query, when nothing matched"
+    )
 
 
 class SimilarCase(_Out):

@@ -220,7 +220,7 @@ def find_incidents_by_error(
 def explain_error(
     error: Annotated[
         str,
-        Field(description="an Xid code (\"Xid 79\"), a pasted log line, or a catalog id such as xid-94"),
+        Field(description='an Xid code ("Xid 79"), a pasted log line, or a catalog id such as xid-94'),
     ],
     lang: Lang = "en",
 ) -> ErrorExplanations:

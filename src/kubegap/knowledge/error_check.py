@@ -26,9 +26,13 @@ def check_errors(knowledge: Knowledge, entries: list[tuple[Path, ErrorEntry, Pos
     for path, entry, document in entries:
         line = document.line_of(("id",))
         if entry.id != path.stem:
-            problems.append(Problem(path, line, "id", f"id {entry.id!r} differs from file name {path.stem!r}"))
+            problems.append(
+                Problem(path, line, "id", f"id {entry.id!r} differs from file name {path.stem!r}")
+            )
         if entry.id in seen:
-            problems.append(Problem(path, line, "id", f"id {entry.id!r} is also used by {seen[entry.id].name}"))
+            problems.append(
+                Problem(path, line, "id", f"id {entry.id!r} is also used by {seen[entry.id].name}")
+            )
             clashing.add(id(entry))
         seen.setdefault(entry.id, path)
         for index, incident_id in enumerate(entry.incidents):
@@ -47,13 +51,17 @@ def check_errors(knowledge: Knowledge, entries: list[tuple[Path, ErrorEntry, Pos
         for index, other in enumerate(entry.related):
             if other not in entry_ids or other == entry.id:
                 where = document.line_of(("related", index))
-                problems.append(Problem(path, where, "related", f"unknown or self-referencing entry {other!r}"))
+                problems.append(
+                    Problem(path, where, "related", f"unknown or self-referencing entry {other!r}")
+                )
         for index, pattern in enumerate(entry.patterns):
             key = " ".join(pattern.casefold().split())
             if key in patterns and patterns[key] != entry.id:
                 where = document.line_of(("patterns", index))
                 problems.append(
-                    Problem(path, where, "patterns", f"pattern {pattern!r} is also claimed by {patterns[key]!r}")
+                    Problem(
+                        path, where, "patterns", f"pattern {pattern!r} is also claimed by {patterns[key]!r}"
+                    )
                 )
             patterns.setdefault(key, entry.id)
     knowledge.errors = sorted(

@@ -56,7 +56,9 @@ class ErrorEntry(_Strict):
     terms: SearchTerms | None = None
     incidents: list[Slug] = Field(default_factory=list)
     study_rows: list[StudyRowLink] = Field(default_factory=list)
-    checks: list[Slug] = Field(default_factory=list, description="Ids of kubegap checks that guard against it.")
+    checks: list[Slug] = Field(
+        default_factory=list, description="Ids of kubegap checks that guard against it."
+    )
     related: list[Slug] = Field(default_factory=list, description="Ids of other catalog entries.")
     sources: list[Source] = Field(min_length=1)
 

@@ -92,7 +92,7 @@ def latin_term(word: str) -> str | None:
 def _stemmer() -> Callable[[str], str]:
     import snowballstemmer
 
-    return snowballstemmer.stemmer("english").stemWord  # type: ignore[no-any-return]
+    return snowballstemmer.stemmer("english").stemWord
 
 
 def _stem(word: str) -> str:
@@ -131,8 +131,9 @@ def _korean_morphs(text: str, lookup: Lookup | None) -> list[korean.Morph]:
     return list(korean.analyse(text))
 
 
-def text_tokens(text: str, lookup: Lookup | None = None) -> list[Token]:
-    """The tokens of a text in order (see the module docstring); `lookup` is the query-side vocabulary."""
+def text_tokens(text: str, lookup: Lookup | None = None, *, keep_stopwords: bool = False) -> list[Token]:
+    """The tokens of a text in order (see the module docstring); `lookup` is the query-side vocabulary.
+    `keep_stopwords` is for a query made of nothing else (`A`, `the who`)."""
     text = clean_text(text)
     found: list[tuple[int, bool, str, str]] = []  # (start, not whole, term, surface)
     for morph in _korean_morphs(text, lookup):
@@ -140,7 +141,7 @@ def text_tokens(text: str, lookup: Lookup | None = None) -> list[Token]:
     for match in _LATIN_JOINED.finditer(text):
         found.append((match.start(), False, match.group().casefold(), match.group()))
     for match in _LATIN_WORD.finditer(text):
-        term = latin_term(match.group())
+        term = latin_term(match.group()) or (match.group().casefold() if keep_stopwords else None)
         if term is not None:
             found.append((match.start(), True, term, match.group()))
     found.sort(key=lambda item: (item[0], item[1]))

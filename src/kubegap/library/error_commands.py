@@ -19,7 +19,11 @@ from kubegap.library.library import Library
 from kubegap.text import LANGS
 
 _lang_option = click.option(
-    "--lang", type=click.Choice(LANGS, case_sensitive=False), default="ko", show_default=True, help="Language."
+    "--lang",
+    type=click.Choice(LANGS, case_sensitive=False),
+    default="ko",
+    show_default=True,
+    help="Language.",
 )
 _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 
@@ -38,7 +42,9 @@ def list_errors(family: str | None, lang: str, as_json: bool) -> None:
     lang = lang.lower()
     entries = [entry for entry in Library.open().errors() if family is None or entry.family.value == family]
     if as_json:
-        click.echo(json.dumps([export.error_summary(entry, lang) for entry in entries], ensure_ascii=False, indent=2))
+        click.echo(
+            json.dumps([export.error_summary(entry, lang) for entry in entries], ensure_ascii=False, indent=2)
+        )
         return
     table = Table()
     for heading in ("ID", "분류" if lang == "ko" else "Family", "제목" if lang == "ko" else "Title"):

@@ -2,9 +2,9 @@
 
 Where the index file lives and when it is rebuilt is store.py's business.
 
-Tables (see `_SCHEMA`): `incidents` (one row per incident, its validated JSON for lazy loading), `tags` (facet, term,
-incident, with every ancestor of a tagged term too, so a filter on a term matches its descendants and
-counts roll up; `direct` marks the tags the incident itself names), `terms` (the taxonomy),
+Tables (see `_SCHEMA`): `incidents` (one row per incident, its validated JSON for lazy loading),
+`tags` (facet, term, incident, with every ancestor of a tagged term too, so a filter on a term matches
+its descendants and counts roll up; `direct` marks the tags the incident itself names), `terms` (the taxonomy),
 `signatures`/`signature_words` (for pasted log lines), `postings` (ranked retrieval, see ranking.py),
 `vocabulary` (each Korean word of the corpus with its analysis, so queries rarely need Kiwi),
 `lexicon` (each term's written forms, for highlighting, its most common one and incident count, for
@@ -90,7 +90,14 @@ def build(connection: sqlite3.Connection, knowledge: Knowledge, print_: str) -> 
         ordered = sorted(knowledge.incidents, key=lambda item: (item.date, item.id))
         for rowid, incident in enumerate(ordered, start=1):
             _insert_incident(
-                connection, rowid, incident, knowledge.taxonomy, vocabulary, postings, lexicon, document_counts
+                connection,
+                rowid,
+                incident,
+                knowledge.taxonomy,
+                vocabulary,
+                postings,
+                lexicon,
+                document_counts,
             )
         connection.executemany("INSERT INTO postings VALUES (?, ?, ?)", postings.rows())
         connection.executemany(
@@ -100,7 +107,12 @@ def build(connection: sqlite3.Connection, knowledge: Knowledge, print_: str) -> 
         connection.executemany(
             "INSERT INTO lexicon VALUES (?, ?, ?, ?)",
             (
-                (term, forms.most_common(1)[0][0], document_counts[term], json.dumps(list(forms), ensure_ascii=False))
+                (
+                    term,
+                    forms.most_common(1)[0][0],
+                    document_counts[term],
+                    json.dumps(list(forms), ensure_ascii=False),
+                )
                 for term, forms in lexicon.items()
             ),
         )
@@ -116,7 +128,9 @@ def build(connection: sqlite3.Connection, knowledge: Knowledge, print_: str) -> 
                 [problem.render(knowledge.root) for problem in sorted(knowledge.problems)]
             ),
             "glossary": json.dumps(
-                analyse_glossary(search_glossary(glossary, getattr(knowledge, "errors", [])).entries).to_json(),
+                analyse_glossary(
+                    search_glossary(glossary, getattr(knowledge, "errors", [])).entries
+                ).to_json(),
                 ensure_ascii=False,
             ),
         }
@@ -184,7 +198,9 @@ def _insert_incident(
     fields = {
         "title": [incident.title.ko, incident.title.en],
         "summary": [incident.summary.ko, incident.summary.en],
-        "signatures": [text for signature in incident.error_signatures for text in _signature_texts(signature)],
+        "signatures": [
+            text for signature in incident.error_signatures for text in _signature_texts(signature)
+        ],
         "tags": tag_labels,
         "body": list(_body(incident)),
     }

@@ -32,10 +32,11 @@ _NOUN_TAGS = frozenset({"NNG", "NNP", "XR", "SH"})
 _VERB_TAGS = frozenset({"VV", "VA", "VX"})
 _COMPOUND_TAGS = _NOUN_TAGS | {"XPN"}
 # Lemmas that carry no meaning a report could share with a question.
-KOREAN_STOP_LEMMAS = frozenset(
-    "하다 되다 있다 이다 같다 그렇다 이렇다 어떻다 어떡하다 싶다 주다 보다 말다 대하다 위하다 통하다 "
-    "것 수 등 때 중 더 및 후 전 왜 뭐 무엇 어디 경우 정도 이번 어떤 이 그 저".split()
-)
+_STOP_TEXT = """
+하다 되다 있다 이다 같다 그렇다 이렇다 어떻다 어떡하다 싶다 주다 보다 말다 대하다 위하다 통하다
+것 수 등 때 중 더 및 후 전 왜 뭐 무엇 어디 경우 정도 이번 어떤 이 그 저
+"""
+KOREAN_STOP_LEMMAS = frozenset(_STOP_TEXT.split())
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _DIGIT = re.compile(r"[0-9]")
 

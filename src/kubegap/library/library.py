@@ -17,9 +17,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from kubegap.errors import KnowledgeError, NotFoundError
+from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.knowledge.loader import Knowledge, Taxonomy, load_knowledge
 from kubegap.knowledge.model import Facet, Incident
-from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.library import bitsets, index, sql, store
 from kubegap.library.analysis import ChunkAnalysis
 from kubegap.library.facets import Facets
@@ -193,7 +193,11 @@ class Library:
         offset = (page - 1) * query.per_page
         rowids = self._page(results, sort, matches.ranked, offset, query.per_page)
         incidents = {incident.id: incident for incident in self._load([self._ids[rowid] for rowid in rowids])}
-        hits = tuple(self._hit(incidents[self._ids[rowid]], rowid, matches, sort) for rowid in rowids if self._ids[rowid] in incidents)
+        hits = tuple(
+            self._hit(incidents[self._ids[rowid]], rowid, matches, sort)
+            for rowid in rowids
+            if self._ids[rowid] in incidents
+        )
         full = (results & matches.full_mask).bit_count() if query.text else total
         suggestions: tuple[str, ...] = ()
         if query.text and not total:
@@ -249,7 +253,9 @@ class Library:
         candidate = str(text).strip().lower()[:100]
         if candidate in self._errors:
             return [self._errors[candidate]]
-        return [self._errors[error_id] for error_id in self._text_matches(text).errors if error_id in self._errors]
+        return [
+            self._errors[error_id] for error_id in self._text_matches(text).errors if error_id in self._errors
+        ]
 
     def _error_incidents(self, error_ids: list[str]) -> list[int]:
         return [
@@ -329,7 +335,7 @@ class Library:
             if len(self._vocabulary) > 100_000:
                 self._vocabulary.clear()
             for word in missing:
-                self._vocabulary[word] = found.get(word)  # type: ignore[assignment]
+                self._vocabulary[word] = found.get(word)
         return {word: known for word in words if (known := self._vocabulary.get(word)) is not None}
 
     def _term_forms(self, terms: list[str]) -> dict[str, list[str]]:

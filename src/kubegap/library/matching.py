@@ -52,7 +52,9 @@ class TextMatches:
             return 1.0 if rowid in self.signatures else 0.0
         return float(self.scored.matched[rowid]) / self.scored.group_count
 
-    def matched_terms(self, rowid: int, forms: Callable[[list[str]], dict[str, list[str]]]) -> tuple[str, ...]:
+    def matched_terms(
+        self, rowid: int, forms: Callable[[list[str]], dict[str, list[str]]]
+    ) -> tuple[str, ...]:
         """The words as written in the incident that matched, longest first, for highlighting."""
         if self.scored is None:
             return ()
@@ -104,9 +106,7 @@ def match_text(
     strong = final >= CATALOG_BONUS
     full_mask = _mask(complete | strong, size)
     relaxed = scored.group_count > 1 and not full_mask
-    return TextMatches(
-        mask, ranked, found, full_mask, relaxed, errors, plan.words, scored, final
-    )
+    return TextMatches(mask, ranked, found, full_mask, relaxed, errors, plan.words, scored, final)
 
 
 def _postings(run: Runner, plan: QueryPlan) -> dict[str, tuple[bytes, bytes]]:

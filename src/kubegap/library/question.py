@@ -43,7 +43,7 @@ class QueryPlan:
 
 def plan_query(text: str, glossary: AnalysedGlossary, lookup: Lookup | None) -> QueryPlan:
     """The groups and pairs of a text; empty when nothing in it is searchable (emoji, punctuation)."""
-    tokens = text_tokens(text, lookup)
+    tokens = text_tokens(text, lookup) or text_tokens(text, lookup, keep_stopwords=True)
     parts = [token for token in tokens if not token.whole][:MAX_QUERY_TOKENS]
     if not parts:
         return QueryPlan((), ())

@@ -34,11 +34,15 @@ def search_result(result: SearchResult, library: Library) -> RenderableType:
     if result.relaxed:
         heading.append("\n" + label("relaxed-search", lang), style="italic")
     for entry in result.errors[:3]:
-        heading.append(f"\n{entry.title.get(lang)}: {entry.meaning.get(lang)} (kubegap errors show {entry.id})")
+        heading.append(
+            f"\n{entry.title.get(lang)}: {entry.meaning.get(lang)} (kubegap errors show {entry.id})"
+        )
     if not result.hits:
         nothing = Text(label("no-results", lang))
         if result.suggestions:
-            nothing.append(("\n비슷한 단어: " if lang == "ko" else "\nNearby terms: ") + ", ".join(result.suggestions))
+            nothing.append(
+                ("\n비슷한 단어: " if lang == "ko" else "\nNearby terms: ") + ", ".join(result.suggestions)
+            )
         return Group(heading, nothing)
     table = Table(show_lines=False, expand=False)
     table.add_column(_pick(("날짜", "Date"), lang), no_wrap=True)

@@ -66,7 +66,9 @@ def occurs_loosely(signature_pattern: list[str], pasted: list[str], max_gap: int
         position, ok = start, True
         for expected in signature_pattern[1:]:
             window = pasted[position + 1 : position + 2 + max_gap]
-            offset = next((index for index, found in enumerate(window) if expected in (WILDCARD, found)), None)
+            offset = next(
+                (index for index, found in enumerate(window) if expected in (WILDCARD, found)), None
+            )
             if offset is None:
                 ok = False
                 break

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 
-
 @dataclass(frozen=True)
 class Statement:
     sql: str

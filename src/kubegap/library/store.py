@@ -19,9 +19,8 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from kubegap.knowledge import model
+from kubegap.knowledge import error_model, model
 from kubegap.knowledge.loader import Knowledge
-from kubegap.knowledge import error_model
 from kubegap.library import analysis, glossary, index, korean, ranking, signatures
 
 DB_ENV = "KUBEGAP_DB"

@@ -96,7 +96,13 @@ def _entries(site: Site) -> list[ErrorEntry]:
 def build_error_catalog_page(site: Site, lang: Lang) -> ErrorCatalogPage:
     headings = _headings(lang)
     entries = tuple(
-        ErrorSummary(entry.id, entry.family.value, entry.title.get(lang), entry.meaning.get(lang), error_url(lang, entry.id))
+        ErrorSummary(
+            entry.id,
+            entry.family.value,
+            entry.title.get(lang),
+            entry.meaning.get(lang),
+            error_url(lang, entry.id),
+        )
         for entry in _entries(site)
     )
     return ErrorCatalogPage("errors", lang, headings["catalog"], headings, entries)
@@ -113,7 +119,10 @@ def build_error_page(site: Site, error_id: str, lang: Lang) -> ErrorPage | None:
         if (found := knowledge.incident(incident_id)) is not None
     )
     study_rows = tuple(
-        Link(f"{study.title.get(lang)}: {study.rows[link.row].category.get(lang)}", urls.study_url(lang, study.id))
+        Link(
+            f"{study.title.get(lang)}: {study.rows[link.row].category.get(lang)}",
+            urls.study_url(lang, study.id),
+        )
         for link in entry.study_rows
         if (study := knowledge.study(link.study)) is not None and link.row < len(study.rows)
     )
