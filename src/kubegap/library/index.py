@@ -4,7 +4,8 @@ Where the index file lives and when it is rebuilt is store.py's business.
 
 Tables (see `_SCHEMA`): `incidents` (one row per incident, its validated JSON for lazy loading),
 `tags` (facet, term, incident, with every ancestor of a tagged term too, so a filter on a term matches
-its descendants and counts roll up; `direct` marks the tags the incident itself names), `terms` (the taxonomy),
+its descendants and counts roll up; `direct` marks the tags the incident itself names),
+`terms` (the taxonomy),
 `signatures`/`signature_words` (for pasted log lines), `postings` (ranked retrieval, see ranking.py),
 `vocabulary` (each Korean word of the corpus with its analysis, so queries rarely need Kiwi),
 `lexicon` (each term's written forms, for highlighting, its most common one and incident count, for
