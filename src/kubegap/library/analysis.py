@@ -109,26 +109,38 @@ def chunk_key(chunk: str) -> str:
 
 
 def _korean_morphs(text: str, lookup: Lookup | None) -> list[korean.Morph]:
-    """Korean morphemes of a text: from the vocabulary where every Korean word is known, else Kiwi."""
+    """Korean morphemes of a text. On the query side (`lookup` given) each Korean word comes from the
+    corpus vocabulary, else from the per-user word cache, else from Kiwi, whose answer is then kept."""
     chunks = [match for match in _CHUNK.finditer(text) if korean.HANGUL.search(match.group())]
     if not chunks:
         return []
-    if lookup is not None:
-        known = lookup([chunk_key(match.group()) for match in chunks])
-        missing = [match for match in chunks if chunk_key(match.group()) not in known]
-        morphs = [
-            korean.Morph(lemma, match.start() + start, match.start() + end, compound)
-            for match in chunks
-            if chunk_key(match.group()) in known
-            for lemma, start, end, compound in known[chunk_key(match.group())]
-        ]
-        if not missing:
-            return morphs
+    if lookup is None:
+        return list(korean.analyse(text))
+    from kubegap.library import word_cache
+
+    keys = [chunk_key(match.group()) for match in chunks]
+    known = lookup(keys)
+    unknown = [key for key in keys if key not in known]
+    if unknown:
+        known = {**known, **word_cache.find(unknown)}
+    missing = [match for match in chunks if chunk_key(match.group()) not in known]
+    if missing:
         analysed = korean.analyse(text)
-        spans = [(match.start(), match.end()) for match in missing]
-        morphs += [morph for morph in analysed if any(low <= morph.start < high for low, high in spans)]
-        return morphs
-    return list(korean.analyse(text))
+        learned: dict[str, ChunkAnalysis] = {}
+        for match in missing:
+            learned[chunk_key(match.group())] = tuple(
+                (morph.lemma, morph.start - match.start(), morph.end - match.start(), morph.compound)
+                for morph in analysed
+                if match.start() <= morph.start < match.end()
+            )
+        if korean.is_loaded():  # never remember what the rule-based fallback guessed
+            word_cache.remember(learned)
+        known = {**known, **learned}
+    return [
+        korean.Morph(lemma, match.start() + start, match.start() + end, compound)
+        for match in chunks
+        for lemma, start, end, compound in known[chunk_key(match.group())]
+    ]
 
 
 def text_tokens(text: str, lookup: Lookup | None = None, *, keep_stopwords: bool = False) -> list[Token]:
