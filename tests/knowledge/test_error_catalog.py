@@ -70,15 +70,17 @@ def test_id_must_match_the_file_name(root: Path) -> None:
     path = _write(root, "renamed", lambda data: None)
     text = path.read_text().replace("id: renamed", "id: other-name")
     path.write_text(text)
+    line = _line_of(path, "id: other-name")
     assert _problems(root) == [
-        f"errors/renamed.yaml:{_line_of(path, 'id: other-name')}: id: id 'other-name' differs from file name 'renamed'"
+        f"errors/renamed.yaml:{line}: id: id 'other-name' differs from file name 'renamed'"
     ]
 
 
 def test_a_pattern_claimed_twice_is_reported(root: Path) -> None:
     path = _write(root, "zz-twice", lambda data: data.update(patterns=["XID   79"]))
+    line = _line_of(path, "XID   79")
     assert _problems(root) == [
-        f"errors/zz-twice.yaml:{_line_of(path, 'XID   79')}: patterns: pattern 'XID   79' is also claimed by 'xid-79'"
+        f"errors/zz-twice.yaml:{line}: patterns: pattern 'XID   79' is also claimed by 'xid-79'"
     ]
 
 

@@ -88,3 +88,10 @@ def test_each_query_type_reaches_its_recall_target(bundled: Library, kind: str) 
 @pytest.mark.parametrize("split", ["tune", "heldout"])
 def test_overall_recall_target_holds_on_both_parts(bundled: Library, split: str) -> None:
     assert _recall(bundled, [item for item in QUERIES if item["split"] == split]) >= 0.95
+
+
+def test_a_case_page_can_ask_which_of_its_words_matched(bundled: Library) -> None:
+    words = bundled.matched_terms("openai-2025-06-gpu-host-os-update-network-loss", "네트워크 끊김")
+    assert "네트워크" in words and any(word.startswith("끊") for word in words)
+    assert bundled.matched_terms("no-such-incident", "네트워크") == ()
+    assert bundled.matched_terms("openai-2025-06-gpu-host-os-update-network-loss", "   ") == ()

@@ -29,7 +29,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kubegap.library import korean
+from kubegap.library import korean, word_cache
+from kubegap.library.word_cache import ChunkAnalysis
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 _FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
@@ -99,8 +100,6 @@ def _stem(word: str) -> str:
     return _stemmer()(word)
 
 
-# A Korean word's analysis: (lemma, start, end, compound) relative to the word's own start.
-ChunkAnalysis = tuple[tuple[str, int, int, bool], ...]
 Lookup = Callable[[list[str]], dict[str, ChunkAnalysis]]
 
 
@@ -116,8 +115,6 @@ def _korean_morphs(text: str, lookup: Lookup | None) -> list[korean.Morph]:
         return []
     if lookup is None:
         return list(korean.analyse(text))
-    from kubegap.library import word_cache
-
     keys = [chunk_key(match.group()) for match in chunks]
     known = lookup(keys)
     unknown = [key for key in keys if key not in known]

@@ -21,12 +21,19 @@ from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.knowledge.loader import Knowledge, Taxonomy, load_knowledge
 from kubegap.knowledge.model import Facet, Incident
 from kubegap.library import bitsets, index, sql, store
-from kubegap.library.analysis import ChunkAnalysis
+from kubegap.library.analysis import ChunkAnalysis, clean_text
 from kubegap.library.facets import Facets
 from kubegap.library.glossary import AnalysedGlossary, Glossary, analyse_glossary, glossary_for
 from kubegap.library.matching import EMPTY, TextMatches, decode_forms, match_text
 from kubegap.library.nearby import nearby_terms
-from kubegap.library.query import FacetValue, SearchHit, SearchQuery, SearchResult, SimilarIncident
+from kubegap.library.query import (
+    MAX_QUERY_CHARS,
+    FacetValue,
+    SearchHit,
+    SearchQuery,
+    SearchResult,
+    SimilarIncident,
+)
 from kubegap.library.similar import find_similar
 
 _CACHE_LIMIT = 4096
@@ -233,6 +240,15 @@ class Library:
             1.0 if linked else matches.share(rowid),
             linked,
         )
+
+    def matched_terms(self, incident_id: str, text: str) -> tuple[str, ...]:
+        """The words as written in one incident that match a search text, longest first: what a case
+        page opened from a result (`/ko/incidents/<id>?q=...`) highlights. Empty when none match."""
+        rowid = self._rowids.get(str(incident_id))
+        cleaned = clean_text(str(text))[:MAX_QUERY_CHARS]
+        if rowid is None or not cleaned:
+            return ()
+        return self._text_matches(cleaned).matched_terms(rowid, self._term_forms)
 
     # ---- the error catalog --------------------------------------------------------------------------
 

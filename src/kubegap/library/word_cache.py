@@ -18,10 +18,9 @@ import sqlite3
 import threading
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from kubegap.library.analysis import ChunkAnalysis
+# A Korean word's analysis: (lemma, start, end, compound) relative to the word's own start.
+ChunkAnalysis = tuple[tuple[str, int, int, bool], ...]
 
 ENV = "KUBEGAP_WORD_CACHE"
 MAX_WORDS = 50_000
@@ -87,15 +86,14 @@ def remember(entries: dict[str, ChunkAnalysis]) -> None:
         connection = _open()
         if connection is None or not entries:
             return
-        with contextlib.suppress(sqlite3.Error):
-            with connection:
-                connection.executemany(
-                    "INSERT OR REPLACE INTO words VALUES (?, ?)",
-                    [(word, json.dumps(analysis, ensure_ascii=False)) for word, analysis in entries.items()],
-                )
-                count = connection.execute("SELECT count(*) FROM words").fetchone()[0]
-                if count > MAX_WORDS:
-                    connection.execute("DELETE FROM words")  # crude but bounded; it refills as needed
+        with contextlib.suppress(sqlite3.Error), connection:
+            connection.executemany(
+                "INSERT OR REPLACE INTO words VALUES (?, ?)",
+                [(word, json.dumps(analysis, ensure_ascii=False)) for word, analysis in entries.items()],
+            )
+            count = connection.execute("SELECT count(*) FROM words").fetchone()[0]
+            if count > MAX_WORDS:
+                connection.execute("DELETE FROM words")  # crude but bounded; it refills as needed
 
 
 def reset() -> None:
