@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -180,24 +179,33 @@ class VocabularyCollector:
     """While indexing: how each Korean word of the corpus was analysed, most frequent analysis kept."""
 
     def __init__(self) -> None:
-        self._seen: dict[str, Counter[ChunkAnalysis]] = {}
+        self._seen: dict[str, dict[ChunkAnalysis, int]] = {}
+        self._texts: set[str] = set()
 
     def add(self, text: str) -> None:
         text = clean_text(text)
+        key = chunk_key(text)
+        if key in self._texts or not korean.HANGUL.search(text):
+            return  # a text seen before (numbers aside) teaches nothing new
+        self._texts.add(key)
         morphs = korean.analyse(text)
-        if not morphs:
-            return
+        position = 0
         for match in _CHUNK.finditer(text):
+            while position < len(morphs) and morphs[position].start < match.start():
+                position += 1
             chunk = match.group()
             if not korean.HANGUL.search(chunk):
                 continue
+            inside = position
+            while inside < len(morphs) and morphs[inside].start < match.end():
+                inside += 1
             analysis = tuple(
                 (morph.lemma, morph.start - match.start(), morph.end - match.start(), morph.compound)
-                for morph in morphs
-                if match.start() <= morph.start < match.end()
+                for morph in morphs[position:inside]
             )
-            self._seen.setdefault(chunk_key(chunk), Counter())[analysis] += 1
+            counts = self._seen.setdefault(chunk_key(chunk), {})
+            counts[analysis] = counts.get(analysis, 0) + 1
 
     def entries(self) -> Iterable[tuple[str, ChunkAnalysis]]:
         for key, counts in self._seen.items():
-            yield key, counts.most_common(1)[0][0]
+            yield key, max(counts, key=counts.__getitem__)

@@ -94,44 +94,75 @@ class Scored:
     scores: Any  # numpy float32 array indexed by rowid; 0 = no match
     matched: Any  # numpy int array: how many groups matched per rowid
     group_count: int
-    dense: dict[str, Any]  # term -> dense weights (for the matched-terms report)
+    sparse: dict[str, tuple[Any, Any]]  # term -> (sorted rowids, weights) of the terms found
 
     def matched_terms(self, rowid: int) -> list[str]:
-        return [term for term, weights in self.dense.items() if "~" not in term and weights[rowid] > 0]
+        """The (single-word) terms of the query this incident has."""
+        import numpy as np
+
+        found = []
+        for term, (rowids, _) in self.sparse.items():
+            if "~" in term:
+                continue
+            index = int(np.searchsorted(rowids, rowid))
+            if index < len(rowids) and rowids[index] == rowid:
+                found.append(term)
+        return found
 
 
 def score(
     groups: list[Group], pairs: list[str], postings: Mapping[str, tuple[bytes, bytes]], size: int
 ) -> Scored:
-    """Scores of every incident for these groups and pairs; `postings` holds the rows of their terms."""
+    """Scores of every incident for these groups and pairs; `postings` holds the rows of their terms.
+
+    Work grows with the postings read, not with the library: a group with one way to be found (most
+    words) adds its term's weights straight into the scores; only a group with alternatives (a
+    compound, a glossary translation) builds a dense array to take the best of them per incident.
+    """
     import numpy as np
 
-    dense: dict[str, np.ndarray] = {}
+    sparse: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    for term, (rowid_bytes, weight_bytes) in postings.items():
+        sparse[term] = (
+            np.frombuffer(rowid_bytes, dtype=np.uint32),
+            np.frombuffer(weight_bytes, dtype=np.float32),
+        )
 
-    def weights_of(term: str) -> np.ndarray:
-        found = dense.get(term)
-        if found is None:
-            found = np.zeros(size + 1, dtype=np.float32)
-            row = postings.get(term)
-            if row is not None:
-                rowids = np.frombuffer(row[0], dtype=np.uint32)
-                found[rowids] = np.frombuffer(row[1], dtype=np.float32)
-            dense[term] = found
+    def dense(term: str) -> np.ndarray | None:
+        row = sparse.get(term)
+        if row is None:
+            return None
+        found = np.zeros(size + 1, dtype=np.float32)
+        found[row[0]] = row[1]
         return found
 
     total = np.zeros(size + 1, dtype=np.float32)
     matched = np.zeros(size + 1, dtype=np.int32)
     for group in groups:
+        present = [
+            alternative
+            for alternative in group.alternatives
+            if all(term in sparse for term in alternative.terms)
+        ]
+        if not present:
+            continue
+        if len(present) == 1 and len(present[0].terms) == 1:
+            rowids, weights = sparse[present[0].terms[0]]
+            total[rowids] += weights * present[0].factor
+            matched[rowids] += 1
+            continue
         best = np.zeros(size + 1, dtype=np.float32)
-        for alternative in group.alternatives:
-            arrays = [weights_of(term) for term in alternative.terms]
+        for alternative in present:
+            arrays = [dense(term) for term in alternative.terms]
             combined = arrays[0] if len(arrays) == 1 else np.minimum.reduce(arrays) * len(arrays)
             np.maximum(best, combined * alternative.factor, out=best)
         total += best
         matched += best > 0
     for pair in pairs:
-        total += PAIR_BOOST * weights_of(pair)
+        row = sparse.get(pair)
+        if row is not None:
+            total[row[0]] += PAIR_BOOST * row[1]
     if groups:
         share = matched.astype(np.float32) / len(groups)
         total *= share**COVERAGE_POWER
-    return Scored(total, matched, len(groups), dense)
+    return Scored(total, matched, len(groups), sparse)
