@@ -128,12 +128,10 @@ def score(
             np.frombuffer(weight_bytes, dtype=np.float32),
         )
 
-    def dense(term: str) -> np.ndarray | None:
-        row = sparse.get(term)
-        if row is None:
-            return None
+    def dense(term: str) -> np.ndarray:
+        rowids, weights = sparse[term]  # only called for terms that have postings
         found = np.zeros(size + 1, dtype=np.float32)
-        found[row[0]] = row[1]
+        found[rowids] = weights
         return found
 
     total = np.zeros(size + 1, dtype=np.float32)
