@@ -198,12 +198,14 @@ class Library:
         page_count = max(1, math.ceil(total / query.per_page))
         page = min(query.page, page_count)
         offset = (page - 1) * query.per_page
-        rowids = self._page(results, sort, matches.ranked, offset, query.per_page)
+        rowids = self._page(results, sort, matches, offset, query.per_page)
         incidents = {incident.id: incident for incident in self._load([self._ids[rowid] for rowid in rowids])}
+        shown = [rowid for rowid in rowids if self._ids[rowid] in incidents]
+        terms = {rowid: matches.terms_of(rowid) for rowid in shown}
+        forms = self._term_forms(sorted({term for found in terms.values() for term in found}))
         hits = tuple(
-            self._hit(incidents[self._ids[rowid]], rowid, matches, sort)
-            for rowid in rowids
-            if self._ids[rowid] in incidents
+            self._hit(incidents[self._ids[rowid]], rowid, matches, sort, matches.written(terms[rowid], forms))
+            for rowid in shown
         )
         full = (results & matches.full_mask).bit_count() if query.text else total
         suggestions: tuple[str, ...] = ()
@@ -226,7 +228,9 @@ class Library:
             suggestions=suggestions,
         )
 
-    def _hit(self, incident: Incident, rowid: int, matches: TextMatches, sort: str) -> SearchHit:
+    def _hit(
+        self, incident: Incident, rowid: int, matches: TextMatches, sort: str, written: tuple[str, ...]
+    ) -> SearchHit:
         if matches is EMPTY:
             return SearchHit(incident)
         linked = tuple(
@@ -236,7 +240,7 @@ class Library:
             incident,
             matches.score(rowid) if sort == "relevance" else 0.0,
             tuple(matches.signatures.get(rowid, ())),
-            matches.matched_terms(rowid, self._term_forms),
+            written,
             1.0 if linked else matches.share(rowid),
             linked,
         )
@@ -248,7 +252,9 @@ class Library:
         cleaned = clean_text(str(text))[:MAX_QUERY_CHARS]
         if rowid is None or not cleaned:
             return ()
-        return self._text_matches(cleaned).matched_terms(rowid, self._term_forms)
+        matches = self._text_matches(cleaned)
+        terms = matches.terms_of(rowid)
+        return matches.written(terms, self._term_forms(terms))
 
     # ---- the error catalog --------------------------------------------------------------------------
 
@@ -360,12 +366,10 @@ class Library:
         with self._lock:
             return decode_forms(self._connection.execute(*_statement(sql.term_forms(terms))).fetchall())
 
-    def _page(self, results: int, sort: str, ranked: list[int], offset: int, limit: int) -> list[int]:
-        """Rowids of one page. `ranked` (text matches, best first) is already in relevance order."""
-        if sort == "relevance":
-            members = bitsets.as_bytes(results, self._tags.size)
-            shown = (rowid for rowid in ranked if bitsets.has(members, rowid))
-            return list(itertools.islice(shown, offset, offset + limit))
+    def _page(self, results: int, sort: str, matches: TextMatches, offset: int, limit: int) -> list[int]:
+        """Rowids of one page: best first for relevance (text matches), else by date."""
+        if sort == "relevance" and matches is not EMPTY:
+            return matches.best(results, offset, limit)
         walk = bitsets.rowids_ascending if sort == "oldest" else bitsets.rowids_descending
         return list(itertools.islice(walk(results), offset, offset + limit))
 

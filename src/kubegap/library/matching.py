@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from kubegap.library import bitsets, ranking, signatures, sql
@@ -33,7 +33,6 @@ CATALOG_BONUS = 100_000.0
 @dataclass(frozen=True)
 class TextMatches:
     mask: int  # bit set of matching rowids
-    ranked: list[int]  # matching rowids, best first (ties: newest first)
     signatures: dict[int, list[str]]  # rowid -> the signatures the text contains
     full_mask: int = 0  # incidents that have every word of the text (or a signature / catalog match)
     relaxed: bool = False  # no incident has every word: these have some of them, best first
@@ -41,7 +40,26 @@ class TextMatches:
     words: tuple[str, ...] = ()  # the reader's content words, as typed
     scored: Any = None  # ranking.Scored, for per-hit scores, shares and matched terms
     final: Any = None  # numpy array of final scores by rowid
-    _term_forms: dict[str, list[str]] = field(default_factory=dict)
+
+    def best(self, allowed: int, offset: int, limit: int) -> list[int]:
+        """Rowids `offset` to `offset + limit` of the matches in `allowed` (a bit set), best first,
+        ties newest first. Only the top `offset + limit` are ever sorted, whatever the match count."""
+        import numpy as np
+
+        if self.final is None or limit <= 0:
+            return []
+        size = len(self.final) - 1
+        members = np.frombuffer(allowed.to_bytes(size // 8 + 1, "little"), dtype=np.uint8)
+        flags = np.unpackbits(members, bitorder="little")[: size + 1].astype(bool)
+        candidates = np.flatnonzero(flags & (self.final > 0))
+        wanted = offset + limit
+        if len(candidates) > wanted:
+            scores = self.final[candidates]
+            # Everything scoring at least the wanted-th best score, so ties at the edge sort by rowid.
+            edge = np.partition(scores, len(scores) - wanted)[len(scores) - wanted]
+            candidates = candidates[scores >= edge]
+        order = np.lexsort((-candidates.astype(np.int64), -self.final[candidates]))
+        return [int(rowid) for rowid in candidates[order][offset:wanted]]
 
     def score(self, rowid: int) -> float:
         return float(self.final[rowid]) if self.final is not None else 0.0
@@ -52,21 +70,20 @@ class TextMatches:
             return 1.0 if rowid in self.signatures else 0.0
         return float(self.scored.matched[rowid]) / self.scored.group_count
 
-    def matched_terms(
-        self, rowid: int, forms: Callable[[list[str]], dict[str, list[str]]]
-    ) -> tuple[str, ...]:
-        """The words as written in the incident that matched, longest first, for highlighting."""
-        if self.scored is None:
-            return ()
-        terms = self.scored.matched_terms(rowid)
-        written: dict[str, None] = {}
-        for term, surfaces in forms(terms).items():
-            if term in terms:
-                written.update(dict.fromkeys(surfaces))
-        return tuple(sorted(written, key=lambda text: (-len(text), text)))
+    def terms_of(self, rowid: int) -> list[str]:
+        """The query's single-word index terms this incident has."""
+        return self.scored.matched_terms(rowid) if self.scored is not None else []
+
+    @staticmethod
+    def written(terms: list[str], forms: dict[str, list[str]]) -> tuple[str, ...]:
+        """The written forms of these terms, longest first, for highlighting."""
+        found: dict[str, None] = {}
+        for term in terms:
+            found.update(dict.fromkeys(forms.get(term, ())))
+        return tuple(sorted(found, key=lambda text: (-len(text), text)))
 
 
-EMPTY = TextMatches(0, [], {})
+EMPTY = TextMatches(0, {})
 
 
 def match_text(
@@ -79,7 +96,6 @@ def match_text(
     error_incidents: Callable[[list[str]], list[int]],
 ) -> TextMatches:
     """Incidents matching the text, best first; `size` is the highest rowid."""
-    import numpy as np
 
     plan = plan_query(text, glossary, lookup)
     postings = _postings(run, plan)
@@ -96,17 +112,15 @@ def match_text(
         final[rowid] += SIGNATURE_BONUS
     for rowid in error_incidents(list(errors)):
         final[rowid] += CATALOG_BONUS
-    hits = np.flatnonzero(final > 0)
-    if not len(hits):
-        return TextMatches(0, [], {}, words=plan.words, scored=scored, final=final)
-    order = np.lexsort((-hits, -final[hits]))
-    ranked = hits[order].tolist()
-    mask = _mask(final > 0, size)
+    matching = final > 0
+    if not matching.any():
+        return TextMatches(0, {}, words=plan.words, scored=scored, final=final)
+    mask = _mask(matching, size)
     complete = scored.matched >= max(1, scored.group_count)
     strong = final >= CATALOG_BONUS
     full_mask = _mask(complete | strong, size)
     relaxed = scored.group_count > 1 and not full_mask
-    return TextMatches(mask, ranked, found, full_mask, relaxed, errors, plan.words, scored, final)
+    return TextMatches(mask, found, full_mask, relaxed, errors, plan.words, scored, final)
 
 
 def _postings(run: Runner, plan: QueryPlan) -> dict[str, tuple[bytes, bytes]]:
