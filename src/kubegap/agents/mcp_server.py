@@ -240,20 +240,9 @@ def serve_stdio() -> None:
     logs to stderr (warnings and worse), live scans run without a progress bar, and while serving the
     SDK points file descriptor 1 at stderr so even a stray print cannot corrupt the protocol.
 
-    A daemon thread opens the library and loads the Korean analyser meanwhile (about a second), so
-    `initialize` is answered at once and the first search does not pay for them."""
-    import threading
-
-    threading.Thread(target=_warm_up, name="kubegap-warm-up", daemon=True).start()
+    Nothing is preloaded: the library index opens on the first library tool call (about 0.1 s), and
+    the Korean analyser (Kiwi, about a second, holding the interpreter while it loads) only when a
+    query has a Korean word that neither the corpus nor the per-user word cache knows (see
+    library/word_cache.py). A background warm-up was measured and made `initialize` slower (its
+    imports compete with the SDK's) for no gain on the first search."""
     server.run("stdio")
-
-
-def _warm_up() -> None:
-    try:
-        from kubegap.agents.mcp_library import library
-        from kubegap.library import korean
-
-        library()
-        korean.analyser()
-    except Exception:  # the tools report their own errors; a failed warm-up only costs time
-        pass

@@ -181,6 +181,7 @@ class VocabularyCollector:
     def __init__(self) -> None:
         self._seen: dict[str, dict[ChunkAnalysis, int]] = {}
         self._texts: set[str] = set()
+        self._words: dict[tuple[str, str], str] = {}  # (stem, tag) -> lemma, single-morpheme words
 
     def add(self, text: str) -> None:
         text = clean_text(text)
@@ -205,6 +206,19 @@ class VocabularyCollector:
             )
             counts = self._seen.setdefault(chunk_key(chunk), {})
             counts[analysis] = counts.get(analysis, 0) + 1
+            for morph in morphs[position:inside]:
+                if morph.tag and not morph.compound and len(morph.lemma) >= 2:
+                    stem = morph.lemma[:-1] if morph.tag.startswith("V") else morph.lemma
+                    self._words.setdefault((stem, morph.tag), morph.lemma)
+
+    def add_inflections(self) -> None:
+        """Common inflections of every corpus word, so a question's 끊김 or 끝나요 needs no Kiwi at
+        query time. The corpus's own analysis of a written form always wins."""
+        for (stem, tag), lemma in self._words.items():
+            for written in korean.inflections(stem, tag):
+                key = chunk_key(written)
+                if key not in self._seen:
+                    self._seen[key] = {((lemma, 0, len(written), False),): 1}
 
     def entries(self) -> Iterable[tuple[str, ChunkAnalysis]]:
         for key, counts in self._seen.items():

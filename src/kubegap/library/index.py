@@ -101,6 +101,7 @@ def build(connection: sqlite3.Connection, knowledge: Knowledge, print_: str) -> 
                 document_counts,
             )
         connection.executemany("INSERT INTO postings VALUES (?, ?, ?)", postings.rows())
+        vocabulary.add_inflections()
         connection.executemany(
             "INSERT INTO vocabulary VALUES (?, ?)",
             ((word, json.dumps(found, ensure_ascii=False)) for word, found in vocabulary.entries()),

@@ -9,8 +9,9 @@ lemma: nouns as written (`노드`), verbs and adjectives with the dictionary end
 
 Why lazily: building the analyser reads a 75 MB model and costs about a second, more than a warm CLI
 search may take. The index therefore stores every Korean word of the corpus with its analysis (see
-`analysis.Vocabulary`), and a query needs Kiwi only for a word the corpus never uses. Servers call
-`warm_up_in_background` at start so even that first unseen word is quick. Digits are masked before
+`analysis.VocabularyCollector`), so a query needs Kiwi only for a word the corpus never uses, and
+word_cache.py remembers what Kiwi said about such a word, so each new word costs the load at most
+once per user. Digits are masked before
 analysis (`123대가` is analysed as `000대가`): numbers never change the morphology, and the masked text
 repeats far more often, so the cache of analysed texts hits more.
 
@@ -49,6 +50,7 @@ class Morph:
     start: int
     end: int
     compound: bool = False  # a whole compound over morphemes that are also given one by one
+    tag: str = ""  # Kiwi's part of speech (NNG, VV...), for generating inflected forms
 
 
 _analyser: Any = None
@@ -79,13 +81,6 @@ def is_loaded() -> bool:
     return _analyser is not None
 
 
-def warm_up_in_background() -> threading.Thread:
-    """Load Kiwi on a daemon thread, so the first query with an unseen Korean word is quick."""
-    thread = threading.Thread(target=analyser, name="kubegap-korean-warm-up", daemon=True)
-    thread.start()
-    return thread
-
-
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -104,7 +99,7 @@ def analyse(text: str) -> tuple[Morph, ...]:
         sentence = masked[start:end]
         if HANGUL.search(sentence):
             found += [
-                Morph(morph.lemma, morph.start + start, morph.end + start, morph.compound)
+                Morph(morph.lemma, morph.start + start, morph.end + start, morph.compound, morph.tag)
                 for morph in _analyse_masked(sentence)
             ]
         if end_match is not None:
@@ -148,12 +143,45 @@ def _content_morphs(tokens: list[tuple[str, str, int, int]], text: str) -> tuple
             if tag in _COMPOUND_TAGS:
                 run.append((form, tag, start, length))
         if tag in _NOUN_TAGS and HANGUL.search(form):
-            found.append(Morph(form, start, start + length))
+            found.append(Morph(form, start, start + length, tag=tag))
         elif tag in _VERB_TAGS and HANGUL.search(form):
-            found.append(Morph(form + "다", start, start + length))
+            found.append(Morph(form + "다", start, start + length, tag=tag))
     close_run()
     found.sort(key=lambda morph: (morph.start, not morph.compound))
     return tuple(morph for morph in found if morph.lemma not in KOREAN_STOP_LEMMAS)
+
+
+# Endings a question or a chat line puts on a verb (끊김, 끊겨요, 멈췄는데, 끝나나요...) and particles
+# on a noun: `inflections` joins them to the corpus's own words when the index is built.
+_VERB_ENDINGS: tuple[tuple[tuple[str, str], ...], ...] = (
+    (("ᆷ", "ETN"),), (("어", "EC"),), (("어요", "EF"),), (("었", "EP"), ("어요", "EF")),
+    (("었", "EP"), ("는데", "EC")), (("는데", "EC"),), (("지", "EC"),), (("고", "EC"),),
+    (("ᆫ", "ETM"),), (("는", "ETM"),), (("었", "EP"), ("다", "EF")), (("어서", "EC"),),
+    (("나요", "EF"),), (("었", "EP"), ("나요", "EF")), (("음", "ETN"),), (("기", "ETN"),),
+    (("어", "EC"), ("요", "JX")), (("면", "EC"),), (("었", "EP"), ("음", "ETN")),
+)  # fmt: skip
+_NOUN_PARTICLES: tuple[tuple[str, str], ...] = (
+    ("이", "JKS"), ("을", "JKO"), ("은", "JX"), ("에", "JKB"), ("에서", "JKB"), ("도", "JX"),
+    ("으로", "JKB"), ("의", "JKG"), ("이랑", "JKB"), ("만", "JX"),
+)  # fmt: skip
+
+
+def inflections(stem: str, tag: str) -> list[str]:
+    """Written forms of a corpus word a reader may type that the corpus itself never uses: a verb stem
+    with common endings, a noun with common particles. Empty without Kiwi (nothing is guessed)."""
+    kiwi = analyser()
+    if kiwi is None:
+        return []
+    endings = _VERB_ENDINGS if tag in _VERB_TAGS else tuple((particle,) for particle in _NOUN_PARTICLES)
+    found = []
+    for ending in endings:
+        try:
+            written = kiwi.join([(stem, tag), *ending])
+        except Exception:  # a combination Kiwi cannot join is simply not offered
+            continue
+        if written and " " not in written and HANGUL.fullmatch(written[-1]):
+            found.append(written)
+    return found
 
 
 # Particles and endings that may close a Korean word, longest first (the fallback only).
