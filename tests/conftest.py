@@ -16,3 +16,12 @@ def shared_dir() -> Path:
     if not SHARED.is_dir():
         pytest.skip("../shared is absent (a user's clone): these tests read real-world inputs from it")
     return SHARED
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_word_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Korean query words Kiwi analysed are remembered per user; tests keep theirs in a temporary file
+    (subprocesses inherit the variable) instead of the developer's cache."""
+    import os
+
+    os.environ["KUBEGAP_WORD_CACHE"] = str(tmp_path_factory.mktemp("word-cache") / "words.sqlite3")

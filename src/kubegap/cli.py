@@ -22,6 +22,7 @@ _SUBCOMMANDS: dict[str, str] = {
     "knowledge": "kubegap.knowledge.commands:knowledge",
     "incidents": "kubegap.library.commands:incidents",
     "facets": "kubegap.library.commands:facets",
+    "errors": "kubegap.library.error_commands:errors",
     "serve": "kubegap.web.commands:serve",
     "scan": "kubegap.checker.commands:scan",
     "snapshot": "kubegap.checker.commands:snapshot",

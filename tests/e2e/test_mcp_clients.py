@@ -42,6 +42,7 @@ TOOLS = {
     "search_incidents",
     "get_incident",
     "find_incidents_by_error",
+    "explain_error",
 }
 
 

@@ -1,118 +1,61 @@
-"""Text analysis: Hangul bigrams, query words, the FTS5 expression, and the glossary."""
+"""How text becomes index terms: Korean lemmas, compounds, Latin words whole and stemmed, pairs."""
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
-from kubegap.library.analysis import clean_text, hangul_index_tokens, index_text, word_term
-from kubegap.library.fts import match_expression
-from kubegap.library.glossary import BUNDLED_GLOSSARY, Glossary, GlossaryEntry, load_glossary
+from kubegap.library.analysis import clean_text, pair_terms, text_tokens
+from kubegap.library.glossary import AnalysedGlossary
+from kubegap.library.highlight import segments
+from kubegap.library.question import plan_query
 
 
-def test_hangul_runs_become_bigrams_and_a_closing_syllable() -> None:
-    assert hangul_index_tokens("노드가") == ["노드", "드가", "가"]
-    assert hangul_index_tokens("큰") == ["큰"]
-    assert index_text("GPU노드가 restarted") == "GPU 노드 드가 가  restarted"
-
-
-def test_clean_text_composes_decomposed_hangul_and_drops_control_characters() -> None:
-    decomposed = "\u1102\u1169\u1103\u1173"  # 노드 as macOS sends it
-    assert clean_text(decomposed + "\x00 \ud800 x\n\ty") == "노드 x y"
-    assert clean_text("ＧＰＵ　０") == "GPU 0"
+def terms(text: str) -> list[str]:
+    return [token.term for token in text_tokens(text)]
 
 
 @pytest.mark.parametrize(
-    ("word", "expected"),
+    ("written", "lemma"),
     [
-        ("노드", '"노드"'),
-        ("노드가", '"노드"'),  # particle dropped
-        ("재시작했다", '"재시 시작"'),  # ending dropped
-        ("망", '"망"*'),  # one syllable: prefix of any bigram
-        ("NCCL에서", '"nccl"'),  # particle glued to a Latin word
-        ("GPU메모리", '"gpu 메모 모리"'),
-        ("systemd-networkd", '"systemd networkd"'),
-        ('"*:-', None),
+        ("끊김", "끊기다"),
+        ("끊겨", "끊기다"),
+        ("끊긴", "끊기다"),
+        ("않음", "않다"),
+        ("않고", "않다"),
+        ("노드가", "노드"),
     ],
 )
-def test_word_term(word: str, expected: str | None) -> None:
-    term = word_term(word)
-    assert (term.fts() if term else None) == expected
+def test_korean_inflections_share_one_lemma(written: str, lemma: str) -> None:
+    assert lemma in terms(f"작업이 {written}")
 
 
-def test_bigram_phrase_respects_word_boundaries_in_a_real_fts5_table() -> None:
-    connection = sqlite3.connect(":memory:")
-    connection.execute("CREATE VIRTUAL TABLE t USING fts5(body, tokenize = 'porter unicode61')")
-    rows = [(1, "재시작했다"), (2, "재시 작업"), (3, "노드를 봤다"), (4, "관리망이")]
-    connection.executemany("INSERT INTO t (rowid, body) VALUES (?, ?)", [(r, index_text(b)) for r, b in rows])
-
-    def found(query: str) -> list[int]:
-        expression = match_expression(query)
-        assert expression is not None
-        return [
-            row[0]
-            for row in connection.execute("SELECT rowid FROM t WHERE t MATCH ? ORDER BY rowid", (expression,))
-        ]
-
-    assert found("재시작") == [1]  # not the two words 재시 / 작업
-    assert found("노드가") == [3]
-    assert found("망") == [4]
-    assert found("작업") == [2]
+def test_compound_is_kept_whole_and_split() -> None:
+    found = terms("메모리오류가 났다")
+    assert {"메모리오류", "메모리", "오류"} <= set(found)
+    assert "재시작" in terms("노드를 재시작했다")
 
 
-def test_words_are_anded_and_glossary_spots_become_alternatives() -> None:
-    glossary = Glossary.of(
-        [GlossaryEntry(ko=["재시작"], en=["restart"]), GlossaryEntry(ko=["메모리 오류"], en=["memory error"])]
-    )
-    assert match_expression("재시작했다 NCCL에서", glossary) == '("재시 시작" OR "restart") AND "nccl"'
-    assert (
-        match_expression("메모리 오류가", glossary) == '(("메모 모리" AND "오류") OR ("memory" AND "error"))'
-    )
-    assert match_expression("restarted", glossary) == '("restarted" OR "재시 시작" OR "restart")'
-    assert match_expression("the", glossary) == '"the"'  # only stop words: keep them
-    assert match_expression("why the restart", glossary) == '("restart" OR "재시 시작")'
+def test_latin_words_are_whole_stemmed_and_casefolded() -> None:
+    found = terms("Restarted systemd-networkd on GPU를")
+    assert found[:4] == ["restart", "systemd-networkd", "systemd", "networkd"]
+    assert "gpu" in found and "on" not in found
 
 
-def test_glossary_spellings() -> None:
-    glossary = Glossary.of([GlossaryEntry(ko=["메모리 오류"], en=["memory error"])])
-    for spelling in ("메모리 오류", "메모리오류", "메모리 오류가", "Memory Errors", "memory error"):
-        assert glossary.forms(spelling) == ["메모리 오류", "memory error"], spelling
-    assert glossary.forms("memory") == []
+def test_pairs_join_near_words_in_either_order() -> None:
+    assert pair_terms(text_tokens("network lost")) == pair_terms(text_tokens("lost network"))
 
 
-def test_bundled_glossary_loads_with_about_sixty_distinct_pairs() -> None:
-    glossary = load_glossary(BUNDLED_GLOSSARY)
-    assert len(glossary.entries) >= 60
-    forms = [form.casefold() for entry in glossary.entries for form in [*entry.ko, *entry.en]]
-    assert len(forms) == len(set(forms)), "a form appears in two entries"
-    for korean, english in [
-        ("메모리 오류", "memory error"),
-        ("재시작", "restart"),
-        ("네트워크", "network"),
-        ("멈춤", "hang"),
-        ("드라이버", "driver"),
-        ("스토리지", "storage"),
-    ]:
-        assert english in glossary.forms(korean)
-        assert korean in glossary.forms(english)
+def test_clean_text_normalises_what_keyboards_send() -> None:
+    assert clean_text("ＧＰＵ\x00  노드") == "GPU 노드"
 
 
-def test_broken_glossary_is_empty_not_an_error(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    path = tmp_path / "glossary.yaml"
-    path.write_text("entries: [ {ko: 1", encoding="utf-8")
-    assert load_glossary(path).entries == ()
-    path.write_text("entries:\n  - {ko: [], en: [x]}\n", encoding="utf-8")
-    assert load_glossary(tmp_path / "glossary.yaml").entries == ()
-    assert load_glossary(tmp_path / "missing.yaml").entries == ()
+def test_a_plan_merges_repeated_words() -> None:
+    plan = plan_query("NCCL NCCL nccl timeout", AnalysedGlossary(), None)
+    assert [group.word for group in plan.groups] == ["NCCL", "timeout"]
 
 
-def test_search_text_reaches_sqlite_only_as_a_parameter() -> None:
-    from kubegap.library import sql
-
-    expression = match_expression("'; DROP TABLE incidents; --")
-    assert expression == '"drop" AND "table" AND "incidents"'
-    statement = sql.text_matches(expression, scored=True)
-    assert statement.sql.count("?") == 1 and "DROP" not in statement.sql
-    assert statement.params == (expression,)
-    assert "ORDER BY score ASC, rowid DESC" in statement.sql
+def test_segments_rebuild_the_text_and_mark_matches() -> None:
+    pieces = segments("Routes were wiped; ROUTES gone", ["routes", "wiped"])
+    assert "".join(piece for piece, _ in pieces) == "Routes were wiped; ROUTES gone"
+    assert [piece for piece, matched in pieces if matched] == ["Routes", "wiped", "ROUTES"]
+    assert segments("", ["x"]) == [] and segments("abc", []) == [("abc", False)]

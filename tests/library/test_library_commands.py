@@ -42,6 +42,10 @@ def test_list_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
         "page_count",
         "range",
         "relaxed",
+        "full_matches",
+        "words",
+        "suggestions",
+        "errors",
         "hits",
         "facets",
         "recurring_components",
@@ -58,6 +62,10 @@ def test_list_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
         "tags",
         "score",
         "matched_signatures",
+        "matched_terms",
+        "matched_share",
+        "partial",
+        "catalog_errors",
     }
     assert set(data["facets"]) == set(FACETS)
     assert data["facets"]["cause"][0] == {

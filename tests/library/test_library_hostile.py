@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from kubegap.library import Library, SearchQuery
-from kubegap.library.fts import match_expression
+from kubegap.library.glossary import AnalysedGlossary
+from kubegap.library.question import plan_query
 
 HOSTILE = [
     '"',
@@ -60,12 +61,11 @@ def test_hostile_text_never_raises(library: Library, text: str) -> None:
 
 
 @pytest.mark.parametrize("text", HOSTILE)
-def test_expression_is_only_quoted_terms(text: str) -> None:
-    expression = match_expression(text)
-    if expression is None:
-        return
-    outside_quotes = "".join(expression.split('"')[0::2])
-    assert set(outside_quotes) <= set("()* ANDOR"), expression
+def test_plan_holds_only_words(text: str) -> None:
+    """Terms are looked up as values; still, none may carry SQL or quoting characters into a plan."""
+    plan = plan_query(text, AnalysedGlossary(), None)
+    for term in plan.terms():
+        assert term and not set(term) & set("\"';()*"), term
 
 
 @pytest.mark.parametrize(

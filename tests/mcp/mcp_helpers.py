@@ -21,6 +21,7 @@ TOOL_NAMES = [
     "search_incidents",
     "get_incident",
     "find_incidents_by_error",
+    "explain_error",
 ]
 
 # Values seeded into fixture objects, arguments and paths; none may appear in any result.

@@ -49,6 +49,7 @@ def _required_arguments(tool: str) -> dict[str, Any]:
         "explain_check": {"check_id": "kured-reboot-safety"},
         "get_incident": {"incident_id": "x"},
         "find_incidents_by_error": {"error_text": "NCCL"},
+        "explain_error": {"error": "Xid 79"},
     }.get(tool, {})
 
 

@@ -29,6 +29,7 @@ def _one_sentence(text: str) -> None:
         ("scan_files", {"paths": ["/"]}, "/ is too broad"),
         ("scan_files", {"paths": [str(MANIFESTS)], "checks": ["nope"]}, "unknown check 'nope'"),
         ("find_incidents_by_error", {"error_text": "   "}, "error_text is empty"),
+        ("explain_error", {"error": "  "}, "error is empty"),
         (
             "scan_cluster",
             {"kubeconfig": "/no/such/kubeconfig"},

@@ -211,3 +211,28 @@ async def test_prompt_walks_through_a_read_only_review(client: Any) -> None:
     text = got.messages[0].content.text
     assert "scan_cluster(context='prod', namespaces=['training'])" in text
     assert "never Secrets" in text
+
+
+def test_explain_error_resolves_a_pasted_dmesg_line() -> None:
+    from kubegap.agents.mcp_server import explain_error
+
+    answer = explain_error("kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus.")
+    assert answer.entries[0].id == "xid-79"
+    assert answer.entries[0].usual_action
+    assert "ornl-2016-titan-gpu-resistor-corrosion" in [item.id for item in answer.entries[0].incidents]
+    assert answer.entries[0].url.endswith("/en/errors/xid-79")
+
+
+def test_explain_error_says_when_nothing_matches() -> None:
+    from kubegap.agents.mcp_server import explain_error
+
+    answer = explain_error("the coffee machine is out of beans")
+    assert answer.entries == [] and "no catalog entry" in answer.note
+
+
+def test_search_names_the_catalog_entry_of_a_code() -> None:
+    from kubegap.agents.mcp_server import search_incidents
+
+    found = search_incidents(query="XID 94")
+    assert [entry.id for entry in found.error_catalog] == ["xid-94"]
+    assert found.incidents[0].id == "k8s-device-plugin-2024-xid94-allocatable-not-recovered"

@@ -4,16 +4,16 @@ what a click gives, chips that filter in place, marked search words, and ways ou
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from starlette.testclient import TestClient
 from web_fixture_ids import HBM
 
-from kubegap.library.glossary import Glossary, GlossaryEntry
-from kubegap.library.query import FacetValue
+from kubegap.library.query import FacetValue, SearchHit
 from kubegap.web.facet_tree import build_groups
-from kubegap.web.highlight import highlight_terms, marked
+from kubegap.web.highlight import hit_marks, marked
 
 
 def _json(client: TestClient, url: str) -> dict:
@@ -126,10 +126,11 @@ def test_search_words_are_marked_and_escaped(client: TestClient) -> None:
     assert "<mark>unplugged" not in hostile and "&lt;mark&gt;unplugged" in hostile
 
 
-def test_highlight_terms_use_stems_and_glossary_forms() -> None:
-    glossary = Glossary.of([GlossaryEntry(ko=["재시작"], en=["restart"])])
-    terms = highlight_terms("노드가 재시작 a", glossary)
-    assert "노드" in terms and "restart" in terms and "재시작" in terms and "a" not in terms
+def test_marks_are_the_words_the_search_matched_in_each_case(client: TestClient) -> None:
+    incident = SimpleNamespace(id="x")
+    hit = SearchHit(incident, matched_terms=("노드", "restart", "a", "재시작"))  # type: ignore[arg-type]
+    terms = hit_marks(hit)
+    assert terms[0] == "restart" and "노드" in terms and "재시작" in terms and "a" not in terms
     segments = marked("Node restart, then RESTART again", ("restart",))
     assert [(segment.text, segment.marked) for segment in segments] == [
         ("Node ", False),
@@ -139,8 +140,8 @@ def test_highlight_terms_use_stems_and_glossary_forms() -> None:
         (" again", False),
     ]
     assert marked("", ("x",)) == ()
-    assert highlight_terms("NET/IB all_gather", Glossary()) == ("all_gather", "NET", "IB")
-    assert highlight_terms("GPU를 망", Glossary()) == ("GPU", "망")
+    page = client.get("/ko/incidents?q=노드가+재시작").text
+    assert "<mark>" in page
 
 
 def test_empty_result_says_so_once_and_offers_ways_out(client: TestClient) -> None:

@@ -36,8 +36,9 @@ It never writes to a cluster: it only sends GET requests, never reads Secrets, a
 secret-looking values from every result.
 Start with scan_cluster for the current kubeconfig context (or scan_files for snapshot or manifest \
 files); read the summary, then explain_check and get_findings for the checks that failed. For a \
-pasted error line use find_incidents_by_error; for a symptom or topic use search_incidents, then \
-get_incident. list_checks shows everything kubegap can check."""
+pasted error line use find_incidents_by_error, and explain_error for what an error code or message \
+(Xid 79, an NCCL watchdog timeout) means and the usual action; for a symptom or topic use \
+search_incidents, then get_incident. list_checks shows everything kubegap can check."""
 
 READ_ONLY = ToolAnnotations(
     read_only_hint=True, idempotent_hint=True, destructive_hint=False, open_world_hint=False

@@ -10,9 +10,13 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from kubegap.agents.mcp_models import (
+    ErrorBrief,
+    ErrorExplanation,
+    ErrorExplanations,
     FacetCount,
     IncidentBrief,
     IncidentDetail,
+    IncidentLink,
     IncidentSearch,
     SimilarCase,
 )
@@ -105,6 +109,11 @@ def search_incidents(text: str, filters: dict[str, list[str]], lang: str | None,
         facets={facet: _facet_counts(values) for facet, values in result.facets.items()},
         recurring_components=_facet_counts(result.recurring_components),
         note=RELAXED_NOTE if result.relaxed else "",
+        error_catalog=[
+            ErrorBrief(id=entry.id, title=entry.title.get(chosen), meaning=entry.meaning.get(chosen))
+            for entry in result.errors
+        ],
+        nearby_terms=list(result.suggestions),
         truncated=(
             f"{result.total - result.end} more matches; call again with page={result.query.page + 1}"
             if more
@@ -226,3 +235,55 @@ def incident_markdown(incident_id: str) -> str:
         ]
     lines += ["", "## Sources", *(f"- [{item['title']}]({item['url']})" for item in detail.sources)]
     return "\n".join(lines) + "\n"
+
+
+def error_url(error_id: str, lang: str) -> str:
+    from kubegap.checker.reports._common import library_url
+
+    return f"{library_url()}/{lang}/errors/{error_id}"
+
+
+def explain_error(text: str, lang: str | None) -> ErrorExplanations:
+    """Catalog entries for an id (`xid-79`) or a pasted text (`NVRM: Xid (PCI:0000:3b:00): 79`)."""
+    chosen = _lang(lang)
+    opened = library()
+    found = opened.resolve_error(text)
+    entries = []
+    studies = {study.id: study for study in opened.knowledge.studies}
+    for entry in found[:5]:
+        links = []
+        for incident_id in entry.incidents:
+            try:
+                title = opened.incident(incident_id).title.get(chosen)
+            except Exception:
+                continue
+            links.append(IncidentLink(id=incident_id, title=title, url=incident_url(incident_id, chosen)))
+        rows = [
+            f"{link.study}: {studies[link.study].rows[link.row].category.get(chosen)}"
+            for link in entry.study_rows
+            if link.study in studies and link.row < len(studies[link.study].rows)
+        ]
+        entries.append(
+            ErrorExplanation(
+                id=entry.id,
+                family=entry.family.value,
+                code=entry.code or "",
+                title=entry.title.get(chosen),
+                patterns=list(entry.patterns),
+                meaning=entry.meaning.get(chosen),
+                usual_action=entry.usual_action.get(chosen),
+                incidents=links,
+                study_rows=rows,
+                guarded_by_checks=list(entry.checks),
+                related=list(entry.related),
+                sources=[{"title": source.title, "url": source.url} for source in entry.sources],
+                url=error_url(entry.id, chosen),
+            )
+        )
+    note = (
+        ""
+        if entries
+        else "no catalog entry matches; try find_incidents_by_error, "
+        "or an id such as xid-79 or nccl-watchdog-timeout"
+    )
+    return ErrorExplanations(text=text[:500], entries=entries, note=note)

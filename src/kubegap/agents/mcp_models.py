@@ -113,12 +113,6 @@ class CheckList(_Out):
     checks: list[CheckBrief]
 
 
-class IncidentLink(_Out):
-    id: str
-    title: str
-    url: str
-
-
 class CheckExplanation(_Out):
     id: str
     title: str
@@ -142,6 +136,40 @@ class FacetCount(_Out):
     term: str = Field(description="the term id, usable as a filter value")
     label: str
     count: int
+
+
+class IncidentLink(_Out):
+    id: str
+    title: str
+    url: str
+
+
+class ErrorBrief(_Out):
+    id: str
+    title: str
+    meaning: str
+
+
+class ErrorExplanation(_Out):
+    id: str
+    family: str
+    code: str
+    title: str
+    patterns: list[str]
+    meaning: str
+    usual_action: str
+    incidents: list[IncidentLink]
+    study_rows: list[str] = Field(description="fleet-study rows that count this error")
+    guarded_by_checks: list[str] = Field(description="ids of kubegap checks that guard against it")
+    related: list[str] = Field(description="ids of related catalog entries")
+    sources: list[dict[str, str]]
+    url: str
+
+
+class ErrorExplanations(_Out):
+    text: str
+    entries: list[ErrorExplanation]
+    note: str = ""
 
 
 class IncidentBrief(_Out):
@@ -172,6 +200,12 @@ class IncidentSearch(_Out):
     recurring_components: list[FacetCount]
     note: str = Field(default="", description="how the text was matched when the whole of it matched nothing")
     truncated: str = Field(default="", description="how to get the next page, when there is one")
+    error_catalog: list[ErrorBrief] = Field(
+        default_factory=list, description="catalog entries whose patterns the text contains (explain_error)"
+    )
+    nearby_terms: list[str] = Field(
+        default_factory=list, description="library words close to the query, when nothing matched"
+    )
 
 
 class SimilarCase(_Out):

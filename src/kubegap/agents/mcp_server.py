@@ -35,6 +35,7 @@ from kubegap.agents.mcp_app import (
 from kubegap.agents.mcp_models import (
     CheckExplanation,
     CheckList,
+    ErrorExplanations,
     FindingsPage,
     IncidentDetail,
     IncidentSearch,
@@ -253,8 +254,36 @@ def find_incidents_by_error(
     return find_by_error(error_text, lang)
 
 
+@tool("Explain an error code or message")
+def explain_error(
+    error: Annotated[
+        str,
+        Field(
+            max_length=20_000,
+            description='an Xid code ("Xid 79"), a pasted log line, or a catalog id such as xid-94',
+        ),
+    ],
+    lang: Lang = "en",
+) -> ErrorExplanations:
+    """What an error means and the usual action, from kubegap's catalog of GPU, NCCL, CUDA/NVML,
+    InfiniBand, Kubernetes and etcd errors (sourced from NVIDIA, PyTorch, etcd and Kubernetes
+    documentation), with the public incidents and fleet-study rows that involve it and the kubegap
+    checks that guard against it."""
+    from kubegap.agents.mcp_library import explain_error as explained
+
+    if not error.strip():
+        raise ToolError("error is empty; paste the error code or log line")
+    return explained(error, lang)
+
+
 def serve_stdio() -> None:
     """Serve on stdin/stdout until the host closes the pipe. Nothing else may write to stdout: the SDK
     logs to stderr (warnings and worse), live scans run without a progress bar, and while serving the
-    SDK points file descriptor 1 at stderr so even a stray print cannot corrupt the protocol."""
+    SDK points file descriptor 1 at stderr so even a stray print cannot corrupt the protocol.
+
+    Nothing is preloaded: the library index opens on the first library tool call (about 0.1 s), and
+    the Korean analyser (Kiwi, about a second, holding the interpreter while it loads) only when a
+    query has a Korean word that neither the corpus nor the per-user word cache knows (see
+    library/word_cache.py). A background warm-up was measured and made `initialize` slower (its
+    imports compete with the SDK's) for no gain on the first search."""
     server.run("stdio")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.knowledge.model import Facet, Incident, Study, Term
 from kubegap.knowledge.problems import Problem
 
@@ -49,9 +50,13 @@ class Knowledge:
     incidents: list[Incident] = field(default_factory=list)
     studies: list[Study] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    errors: list[ErrorEntry] = field(default_factory=list)  # the error-signature catalog
 
     def incident(self, incident_id: str) -> Incident | None:
         return next((incident for incident in self.incidents if incident.id == incident_id), None)
 
     def study(self, study_id: str) -> Study | None:
         return next((study for study in self.studies if study.id == study_id), None)
+
+    def error(self, error_id: str) -> ErrorEntry | None:
+        return next((entry for entry in self.errors if entry.id == error_id), None)

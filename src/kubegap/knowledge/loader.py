@@ -4,6 +4,7 @@ Layout under the root:
     taxonomy/<facet>.yaml     one facet and its terms
     incidents/<id>.yaml       one incident, file name equal to its id
     studies/<id>.yaml         one fleet study, file name equal to its id
+    errors/<id>.yaml          one error-catalog entry, file name equal to its id
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from pydantic import BaseModel, ValidationError
 
 from kubegap.knowledge.collection import Knowledge, Taxonomy
 from kubegap.knowledge.crosscheck import cross_check
+from kubegap.knowledge.error_check import check_errors
+from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.knowledge.model import FACETS, Facet, Incident, Study
 from kubegap.knowledge.problems import Problem
 from kubegap.knowledge.yaml_positions import PositionedDocument, YamlSyntaxError, parse_with_positions
@@ -54,6 +57,9 @@ def load_knowledge(root: Path | None = None) -> Knowledge:
     knowledge.incidents = [incident for _, incident, _ in positioned_incidents]
     knowledge.studies = [study for _, study, _ in positioned_studies]
     cross_check(knowledge, positioned_incidents, positioned_studies)
+    positioned_errors = list(_load_folder(root / "errors", ErrorEntry, problems))
+    knowledge.errors = [entry for _, entry, _ in positioned_errors]
+    check_errors(knowledge, positioned_errors)
     return knowledge
 
 

@@ -1,60 +1,54 @@
-"""How text becomes searchable: Hangul as overlapping bigrams, everything else as FTS5 words.
+"""How text becomes index terms: Korean lemmas from Kiwi, Latin words kept whole and stemmed.
 
-SQLite's FTS5 has no Korean tokenizer. Its `unicode61` tokenizer would keep `노드가` (node + subject
-particle) as one token, so a search for `노드` would miss it. Korean glues particles and verb endings to
-the word, so we index every run of Hangul syllables as its overlapping two-syllable pieces plus the run's
-last syllable on its own:
+Both the index and every query pass through `text_tokens`, so a word is found however it is inflected:
 
-    노드가      ->  노드 드가 가
-    재시작했다  ->  재시 시작 작했 했다 다
-    큰          ->  큰
+    노드가 네트워크에서 떨어져 끊겼다  ->  노드 · 네트워크 · 떨어지다 · 끊기다
+    restarted systemd-networkd        ->  restart · systemd-networkd (whole) · systemd · networkd
 
-A query run becomes the *phrase* of its bigrams, which must appear next to each other in the index:
-`노드` -> "노드" matches `노드가` and `노드를`; `재시작` -> "재시 시작" matches `재시작했다`. The lone last
-syllable marks where a run ends, so "재시 시작" never matches the two words `재시 작업` (indexed
-`재시 시 작업 업`). A single-syllable query `망` becomes the prefix query "망"*, which finds the syllable
-anywhere: as the first half of a bigram or as a run's last syllable. We also drop common particles and
-endings from the end of a query run (`노드가` -> `노드`, `재시작했다` -> `재시작`); this only ever widens a
-search, because the shorter phrase is contained in the longer one.
+Korean runs go to Kiwi (see korean.py). Everything that is not Hangul (English, NCCL, Xid 79,
+kube-apiserver) is split into letter/digit words, casefolded, English words stemmed with Snowball
+(`restarted` -> `restart`); a hyphen-, dot- or underscore-joined word is also kept whole, so
+`kube-apiserver` finds itself first and `apiserver` still finds it. English stop words and Korean
+function lemmas (하다, 되다, 것...) are dropped; what is left are the content words a search ranks on.
 
-Everything that is not Hangul (English, NCCL, Xid 79, systemd-networkd) is left to FTS5's
-`porter unicode61` tokenizer, so English is case-insensitive and `restart` finds `restarted`. The same
-transform is applied to Korean and English text alike, so a Korean query naming `NCCL` finds it in
-either language's text.
+Every token has a position; a compound or a joined word shares the position of its first part. Pairs
+of content words at most two positions apart are indexed too (`pair_term`), which is how the ranking
+rewards words that stand together (phrase proximity) without storing positions.
+
+`Vocabulary` is the corpus's own record of how each Korean word was analysed in context; a query
+word the corpus uses is looked up there (fast, and consistent with the index), and only the others
+need Kiwi.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-HANGUL_RUN = re.compile(r"[\uac00-\ud7a3]+")
-# A query word splits into Hangul runs and other letter/digit runs, the way unicode61 would split it.
-_PIECE = re.compile(r"(?P<hangul>[\uac00-\ud7a3]+)|(?P<other>[^\W_\uac00-\ud7a3]+)")
+from kubegap.library import korean, word_cache
+from kubegap.library.word_cache import ChunkAnalysis
+
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
-
-# Particles and endings that may close a Korean query word, longest first.
-_KOREAN_ENDINGS = (
-    "에서는", "으로는", "이었다", "했는데", "되었다", "하였다",
-    "었다", "였다", "졌다", "지만", "면서", "에서", "에게", "으로", "까지", "부터", "처럼", "보다",
-    "이나", "하고", "했다", "한다", "하는", "해서", "하면", "됐다", "된다", "되는", "되어", "이다",
-    "이고", "에는", "에도", "로는", "와는",
-    "가", "이", "을", "를", "은", "는", "에", "의", "로", "와", "과", "도", "만", "된", "한", "들",
-    "다", "고", "며",
-)  # fmt: skip
-_STOPWORD_TEXT = """
-a an the of in on at to for from by and or not no is are was were be been it its this that with as
-why how what when where which who did does do after during into
-"""
-ENGLISH_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
-MAX_TERMS = 24
-
-
-# Full-width Latin letters and digits (what a Korean keyboard in full-width mode types) as plain ASCII.
 _FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 _FULL_WIDTH_CHARACTER = re.compile("[\uff01-\uff5e]")
+_CHUNK = re.compile(r"\S+")
+_LETTERS = r"[^\W_\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]"
+_LATIN_WORD = re.compile(_LETTERS + "+")
+_LATIN_JOINED = re.compile(f"{_LETTERS}+(?:[-_.]{_LETTERS}+)+")
+_DIGIT = re.compile(r"[0-9]")
+_STOPWORD_TEXT = """
+a an the of in on at to for from by and or not no nor is are was were be been being it its this that these
+those with as why how what when where which who whom whose did does do doing done after during into
+over under about than then so if but because while can could would should will shall may might must
+has have had having i me my we our us you your he she they them their there here any some such very
+just also only still again keep keeps kept get gets got getting one ones
+"""
+ENGLISH_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+MAX_QUERY_TOKENS = 40
+PAIR_WINDOW = 2
 
 
 def clean_text(text: str) -> str:
@@ -66,76 +60,166 @@ def clean_text(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).split())
 
 
-def hangul_index_tokens(run: str) -> list[str]:
-    """The index tokens of one Hangul run: its bigrams, then its last syllable alone."""
-    if len(run) == 1:
-        return [run]
-    return [run[index : index + 2] for index in range(len(run) - 1)] + [run[-1]]
+@dataclass(frozen=True, slots=True)
+class Token:
+    """One index term as it occurs in a text: the term, the words as written, and its position."""
+
+    term: str
+    surface: str
+    position: int
+    whole: bool = False  # a compound or joined word over parts that are tokens of their own
+    start: int = 0  # where the surface is written in the cleaned text
 
 
-def index_text(text: str) -> str:
-    """Text as stored in the FTS table: Hangul runs replaced by their tokens, the rest untouched."""
-    return HANGUL_RUN.sub(_indexed_run, clean_text(text))
-
-
-def _indexed_run(match: re.Match[str]) -> str:
-    return _run_tokens(match.group())
+def pair_term(first: str, second: str) -> str:
+    """The index term of two content words standing close together, in either order."""
+    low, high = sorted((first, second))
+    return f"{low}~{high}"
 
 
 @lru_cache(maxsize=65536)
-def _run_tokens(run: str) -> str:
-    """Korean words repeat a lot across incidents, so building their tokens once pays off on big builds."""
-    return " " + " ".join(hangul_index_tokens(run)) + " "
-
-
-def strip_korean_ending(run: str) -> str:
-    """`노드가` -> `노드`, `재시작했다` -> `재시작`; keeps at least two syllables."""
-    for ending in _KOREAN_ENDINGS:
-        if run.endswith(ending) and len(run) - len(ending) >= 2:
-            return run[: -len(ending)]
-    return run
-
-
-@dataclass(frozen=True)
-class Term:
-    """One word of a query as FTS5 will see it: adjacent tokens (a phrase), maybe a prefix."""
-
-    tokens: tuple[str, ...]
-    prefix: bool = False
-
-    def fts(self) -> str:
-        """The quoted FTS5 form; tokens come from `_PIECE`, so they hold no quotes, but we escape anyway."""
-        quoted = '"' + " ".join(token.replace('"', '""') for token in self.tokens) + '"'
-        return quoted + "*" if self.prefix else quoted
-
-
-def word_term(word: str) -> Term | None:
-    """Turn one whitespace-separated query word into a Term, or None when nothing in it is searchable."""
-    pieces = [(match.lastgroup, match.group()) for match in _PIECE.finditer(word)]
-    if not pieces:
+def latin_term(word: str) -> str | None:
+    """`Restarted` -> `restart`, `NCCL` -> `nccl`, `79` -> `79`; None for a stop word."""
+    folded = word.casefold()
+    if folded in ENGLISH_STOPWORDS:
         return None
-    last_kind, last_text = pieces[-1]
-    # `NCCL에서`, `GPU가`: a Hangul tail glued to a Latin word is almost always a particle.
-    glued_particle = len(last_text) == 1 or last_text in _KOREAN_ENDINGS
-    if len(pieces) > 1 and last_kind == "hangul" and glued_particle:
-        pieces = pieces[:-1]
-    tokens: list[str] = []
-    for position, (kind, text) in enumerate(pieces):
-        final = position == len(pieces) - 1
-        if kind == "other":
-            tokens.append(text.casefold())
-        elif not final:
-            tokens.extend(hangul_index_tokens(text))
+    if folded.isascii() and folded.isalpha() and len(folded) > 3:
+        return _stem(folded)
+    return folded
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Callable[[str], str]:
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english").stemWord
+
+
+def _stem(word: str) -> str:
+    return _stemmer()(word)
+
+
+Lookup = Callable[[list[str]], dict[str, ChunkAnalysis]]
+
+
+def chunk_key(chunk: str) -> str:
+    return _DIGIT.sub("0", chunk)
+
+
+def _korean_morphs(text: str, lookup: Lookup | None) -> list[korean.Morph]:
+    """Korean morphemes of a text. On the query side (`lookup` given) each Korean word comes from the
+    corpus vocabulary, else from the per-user word cache, else from Kiwi, whose answer is then kept."""
+    chunks = [match for match in _CHUNK.finditer(text) if korean.HANGUL.search(match.group())]
+    if not chunks:
+        return []
+    if lookup is None:
+        return list(korean.analyse(text))
+    keys = [chunk_key(match.group()) for match in chunks]
+    known = lookup(keys)
+    unknown = [key for key in keys if key not in known]
+    if unknown:
+        known = {**known, **word_cache.find(unknown)}
+    missing = [match for match in chunks if chunk_key(match.group()) not in known]
+    if missing:
+        analysed = korean.analyse(text)
+        learned: dict[str, ChunkAnalysis] = {}
+        for match in missing:
+            learned[chunk_key(match.group())] = tuple(
+                (morph.lemma, morph.start - match.start(), morph.end - match.start(), morph.compound)
+                for morph in analysed
+                if match.start() <= morph.start < match.end()
+            )
+        if korean.is_loaded():  # never remember what the rule-based fallback guessed
+            word_cache.remember(learned)
+        known = {**known, **learned}
+    return [
+        korean.Morph(lemma, match.start() + start, match.start() + end, compound)
+        for match in chunks
+        for lemma, start, end, compound in known[chunk_key(match.group())]
+    ]
+
+
+def text_tokens(text: str, lookup: Lookup | None = None, *, keep_stopwords: bool = False) -> list[Token]:
+    """The tokens of a text in order (see the module docstring); `lookup` is the query-side vocabulary.
+    `keep_stopwords` is for a query made of nothing else (`A`, `the who`)."""
+    text = clean_text(text)
+    found: list[tuple[int, bool, str, str]] = []  # (start, not whole, term, surface)
+    for morph in _korean_morphs(text, lookup):
+        found.append((morph.start, not morph.compound, morph.lemma, text[morph.start : morph.end]))
+    for match in _LATIN_JOINED.finditer(text):
+        found.append((match.start(), False, match.group().casefold(), match.group()))
+    for match in _LATIN_WORD.finditer(text):
+        term = latin_term(match.group()) or (match.group().casefold() if keep_stopwords else None)
+        if term is not None:
+            found.append((match.start(), True, term, match.group()))
+    found.sort(key=lambda item: (item[0], item[1]))
+    tokens: list[Token] = []
+    position = 0
+    for start, is_part, term, surface in found:
+        if is_part:
+            tokens.append(Token(term, surface, position, start=start))
+            position += 1
         else:
-            run = strip_korean_ending(text)
-            if len(run) == 1 and len(pieces) == 1:
-                return Term((run,), prefix=True)
-            tokens.extend(hangul_index_tokens(run)[:-1] if len(run) > 1 else [run])
-    return Term(tuple(tokens)) if tokens else None
+            tokens.append(Token(term, surface, position, whole=True, start=start))
+    return tokens
 
 
-def query_words(text: str) -> list[str]:
-    """The words of a cleaned query, English stop words dropped unless nothing else is left."""
-    words = clean_text(text).split()
-    kept = [word for word in words if word.casefold() not in ENGLISH_STOPWORDS]
-    return (kept or words)[:MAX_TERMS]
+def pair_terms(tokens: Iterable[Token]) -> list[str]:
+    """Pairs of content words at most PAIR_WINDOW positions apart (parts only, not wholes)."""
+    parts = [token for token in tokens if not token.whole]
+    pairs = []
+    for index, token in enumerate(parts):
+        for other in parts[index + 1 : index + 1 + PAIR_WINDOW]:
+            if other.term != token.term:
+                pairs.append(pair_term(token.term, other.term))
+    return pairs
+
+
+class VocabularyCollector:
+    """While indexing: how each Korean word of the corpus was analysed, most frequent analysis kept."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, dict[ChunkAnalysis, int]] = {}
+        self._texts: set[str] = set()
+        self._words: dict[tuple[str, str], str] = {}  # (stem, tag) -> lemma, single-morpheme words
+
+    def add(self, text: str) -> None:
+        text = clean_text(text)
+        key = chunk_key(text)
+        if key in self._texts or not korean.HANGUL.search(text):
+            return  # a text seen before (numbers aside) teaches nothing new
+        self._texts.add(key)
+        morphs = korean.analyse(text)
+        position = 0
+        for match in _CHUNK.finditer(text):
+            while position < len(morphs) and morphs[position].start < match.start():
+                position += 1
+            chunk = match.group()
+            if not korean.HANGUL.search(chunk):
+                continue
+            inside = position
+            while inside < len(morphs) and morphs[inside].start < match.end():
+                inside += 1
+            analysis = tuple(
+                (morph.lemma, morph.start - match.start(), morph.end - match.start(), morph.compound)
+                for morph in morphs[position:inside]
+            )
+            counts = self._seen.setdefault(chunk_key(chunk), {})
+            counts[analysis] = counts.get(analysis, 0) + 1
+            for morph in morphs[position:inside]:
+                if morph.tag and not morph.compound and len(morph.lemma) >= 2:
+                    stem = morph.lemma[:-1] if morph.tag.startswith("V") else morph.lemma
+                    self._words.setdefault((stem, morph.tag), morph.lemma)
+
+    def add_inflections(self) -> None:
+        """Common inflections of every corpus word, so a question's 끊김 or 끝나요 needs no Kiwi at
+        query time. The corpus's own analysis of a written form always wins."""
+        for (stem, tag), lemma in self._words.items():
+            for written in korean.inflections(stem, tag):
+                key = chunk_key(written)
+                if key not in self._seen:
+                    self._seen[key] = {((lemma, 0, len(written), False),): 1}
+
+    def entries(self) -> Iterable[tuple[str, ChunkAnalysis]]:
+        for key, counts in self._seen.items():
+            yield key, max(counts, key=counts.__getitem__)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.knowledge.model import FACETS, Incident
 from kubegap.library.query import FacetValue, SearchQuery, SearchResult, SimilarIncident
 from kubegap.text import result_range
@@ -56,11 +57,19 @@ def search_result(result: SearchResult) -> dict[str, Any]:
         "page_count": result.page_count,
         "range": result_range(result.total, result.start, result.end, lang),
         "relaxed": result.relaxed,
+        "full_matches": result.full_matches,
+        "words": list(result.words),
+        "suggestions": list(result.suggestions),
+        "errors": [error_summary(entry, lang) for entry in result.errors],
         "hits": [
             {
                 **incident_summary(hit.incident, lang),
                 "score": hit.score,
                 "matched_signatures": list(hit.matched_signatures),
+                "matched_terms": list(hit.matched_terms),
+                "matched_share": round(hit.matched_share, 3),
+                "partial": hit.partial,
+                "catalog_errors": list(hit.catalog_errors),
             }
             for hit in result.hits
         ],
@@ -86,3 +95,28 @@ def similar_incidents(similar: list[SimilarIncident], lang: str) -> list[dict[st
         }
         for item in similar
     ]
+
+
+def error_summary(entry: ErrorEntry, lang: str) -> dict[str, Any]:
+    return {
+        "id": entry.id,
+        "family": entry.family.value,
+        "code": entry.code,
+        "title": entry.title.get(lang),
+        "meaning": entry.meaning.get(lang),
+    }
+
+
+def error_detail(entry: ErrorEntry, lang: str) -> dict[str, Any]:
+    """An entry in one language, with its links (ids), for `kubegap errors show --json`."""
+    return {
+        **error_summary(entry, lang),
+        "patterns": list(entry.patterns),
+        "usual_action": entry.usual_action.get(lang),
+        "notes": entry.notes.get(lang) if entry.notes else "",
+        "incidents": list(entry.incidents),
+        "study_rows": [link.model_dump() for link in entry.study_rows],
+        "checks": list(entry.checks),
+        "related": list(entry.related),
+        "sources": [source.model_dump(mode="json", exclude_none=True) for source in entry.sources],
+    }

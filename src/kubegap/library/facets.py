@@ -15,7 +15,6 @@ from collections.abc import Callable
 from kubegap.knowledge.loader import Taxonomy
 from kubegap.knowledge.model import FACETS, Term
 from kubegap.library.bitsets import TagSets
-from kubegap.library.index import facet_tokens
 from kubegap.library.query import FacetValue, SearchQuery
 from kubegap.text import normalize_lang
 
@@ -36,20 +35,6 @@ class Facets:
         self._terms: dict[tuple[str, str], Term] = {
             (facet, term.id): term for facet in FACETS for term in taxonomy.terms(facet)
         }
-        self._tokens = facet_tokens(taxonomy)
-
-    def fts_clause(self, filters: dict[str, tuple[str, ...]]) -> str | None:
-        """The filters as FTS5 terms over the `facets` column: AND across facets, OR within one."""
-        groups = []
-        for facet in FACETS:
-            tokens = [
-                self._tokens[(facet, term)]
-                for term in filters.get(facet, ())
-                if (facet, term) in self._tokens
-            ]
-            if tokens:
-                groups.append("(" + " OR ".join(f'facets : "{token}"' for token in tokens) + ")")
-        return " AND ".join(groups) or None
 
     def label(self, facet: str, term_id: str, lang: str) -> str:
         """A term's label; an unknown term shows its id rather than failing."""

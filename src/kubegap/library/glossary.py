@@ -17,7 +17,8 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from kubegap.library.analysis import HANGUL_RUN, clean_text, strip_korean_ending
+from kubegap.library.analysis import Lookup, clean_text, text_tokens
+from kubegap.library.korean import HANGUL, strip_ending
 
 BUNDLED_GLOSSARY = Path(__file__).resolve().parents[1] / "knowledge" / "data" / "glossary.yaml"
 MAX_PHRASE_WORDS = 4
@@ -44,14 +45,14 @@ def _keys(phrase: str) -> set[str]:
         return set()
     keys = {" ".join(words)}
     last = words[-1]
-    if HANGUL_RUN.fullmatch(last):
-        keys.add(" ".join([*words[:-1], strip_korean_ending(last)]))
+    if HANGUL.match(last):
+        keys.add(" ".join([*words[:-1], strip_ending(last)]))
     else:
         for suffix in _ENGLISH_SUFFIXES:
             if last.endswith(suffix) and len(last) - len(suffix) >= 3:
                 keys.add(" ".join([*words[:-1], last[: -len(suffix)]]))
                 keys.add(" ".join([*words[:-1], last[: -len(suffix)] + "e"]))
-    if any(HANGUL_RUN.search(word) for word in words):
+    if any(HANGUL.search(word) for word in words):
         keys |= {key.replace(" ", "") for key in keys}
     return keys
 
@@ -113,3 +114,73 @@ def _load_cached(path: Path, mtime: int) -> Glossary:
         return Glossary.of(GlossaryFile.model_validate(data).entries)
     except (OSError, UnicodeDecodeError, yaml.YAMLError, ValidationError):
         return Glossary()
+
+
+Terms = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AnalysedGlossary:
+    """The glossary in index terms: which term sequences name an entry, and each entry's forms.
+
+    A search matches the reader's words against these sequences after the same analysis the index
+    uses, so `끊겼다` finds the entry written `끊김` (both are 끊기다) and `restarted` the one written
+    `restart`. Stored in the index when it is built, so a search never needs Kiwi for the glossary.
+    """
+
+    keys: dict[Terms, int] = field(default_factory=dict)
+    forms: tuple[tuple[Terms, ...], ...] = ()
+
+    def entry_forms(self, key: Terms) -> tuple[Terms, ...]:
+        position = self.keys.get(key)
+        return () if position is None else self.forms[position]
+
+    def to_json(self) -> list[list[list[str]]]:
+        return [[list(form) for form in forms] for forms in self.forms]
+
+    @classmethod
+    def from_json(cls, data: list[list[list[str]]]) -> AnalysedGlossary:
+        return cls.of([tuple(tuple(form) for form in forms) for forms in data], [])
+
+    @classmethod
+    def of(cls, forms: list[tuple[Terms, ...]], part_keys: list[list[Terms]]) -> AnalysedGlossary:
+        keys: dict[Terms, int] = {}
+        for position, entry_forms in enumerate(forms):
+            for form in entry_forms:
+                keys.setdefault(form, position)
+            for part_key in part_keys[position] if position < len(part_keys) else []:
+                keys.setdefault(part_key, position)
+        return cls(keys, tuple(forms))
+
+
+def form_terms(text: str, lookup: Lookup | None) -> tuple[Terms, Terms]:
+    """A form as index terms: with compounds kept whole (`재시작`), and as its parts alone."""
+    tokens = text_tokens(text, lookup)
+    parts = tuple(token.term for token in tokens if not token.whole)
+    joined: list[str] = []
+    covered_until = -1
+    for token in tokens:
+        if token.start < covered_until:
+            continue  # a part inside a whole already taken
+        joined.append(token.term)
+        if token.whole:
+            covered_until = token.start + len(token.surface)
+    return tuple(joined), parts
+
+
+def analyse_glossary(entries: tuple[GlossaryEntry, ...], lookup: Lookup | None = None) -> AnalysedGlossary:
+    """Every form of every entry as term sequences (see `form_terms`)."""
+    forms: list[tuple[Terms, ...]] = []
+    part_keys: list[list[Terms]] = []
+    for entry in entries:
+        whole_forms: list[Terms] = []
+        parts_only: list[Terms] = []
+        for text in [*entry.ko, *entry.en]:
+            joined, parts = form_terms(text, lookup)
+            if joined and joined not in whole_forms:
+                whole_forms.append(joined)
+            if len(parts) > len(joined):
+                parts_only.append(parts)
+        forms.append(tuple(whole_forms))
+        part_keys.append(parts_only)
+    return AnalysedGlossary.of(forms, part_keys)

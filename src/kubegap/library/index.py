@@ -4,23 +4,30 @@ Where the index file lives and when it is rebuilt is store.py's business.
 
 Tables (see `_SCHEMA`): `incidents` (one row per incident, its validated JSON for lazy loading),
 `tags` (facet, term, incident, with every ancestor of a tagged term too, so a filter on a term matches
-its descendants and counts roll up; `direct` marks the tags the incident itself names), `terms` (the
-taxonomy), `signatures`/`signature_words` (for pasted log lines) and the FTS5 table `incident_text`
-(title, body, signatures and tag labels, both languages, Hangul as bigrams; plus a `facets` column of
-tag tokens that lets a ranked search filter inside FTS5).
+its descendants and counts roll up; `direct` marks the tags the incident itself names),
+`terms` (the taxonomy),
+`signatures`/`signature_words` (for pasted log lines), `postings` (ranked retrieval, see ranking.py),
+`vocabulary` (each Korean word of the corpus with its analysis, so queries rarely need Kiwi),
+`lexicon` (each term's written forms, for highlighting, its most common one and incident count, for
+"nearby terms"), and the
+error catalog: `errors` (entries as JSON) with `error_patterns`/`error_pattern_words`.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from collections import Counter
 from collections.abc import Iterable
 
+from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.knowledge.loader import Knowledge, Taxonomy
 from kubegap.knowledge.model import FACETS, ErrorSignature, Incident
 from kubegap.library import analysis, signatures
+from kubegap.library.glossary import Glossary, GlossaryEntry, analyse_glossary, glossary_for
+from kubegap.library.ranking import PostingsBuilder
 
-FORMAT = "1"  # bump when the tables change shape
+FORMAT = "2"  # bump when the tables change shape
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE incidents (
@@ -45,27 +52,27 @@ CREATE INDEX signatures_by_pattern ON signatures (pattern);
 CREATE TABLE signature_words (
     word TEXT NOT NULL, signature INTEGER NOT NULL, PRIMARY KEY (word, signature)
 ) WITHOUT ROWID;
-CREATE VIRTUAL TABLE incident_text USING fts5 (
-    title, body, signatures, tags, facets, tokenize = 'porter unicode61 remove_diacritics 2'
+CREATE TABLE postings (term TEXT PRIMARY KEY, rowids BLOB NOT NULL, weights BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE vocabulary (word TEXT PRIMARY KEY, analysis TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE lexicon (
+    term TEXT PRIMARY KEY, display TEXT NOT NULL, incidents INTEGER NOT NULL, forms TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE errors (id TEXT PRIMARY KEY, document TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE error_patterns (
+    id INTEGER PRIMARY KEY, error TEXT NOT NULL, text TEXT NOT NULL,
+    pattern TEXT NOT NULL, literal_count INTEGER NOT NULL
 );
+CREATE TABLE error_pattern_words (
+    word TEXT NOT NULL, pattern INTEGER NOT NULL, PRIMARY KEY (word, pattern)
+) WITHOUT ROWID;
 """
-# bm25 weights of the incident_text columns: a hit in a title or a signature counts most; the
-# `facets` column holds one token per tag (see facet_token) and only narrows, it never scores.
-BM25_WEIGHTS = (4.0, 1.0, 3.0, 2.0, 0.0)
-
-
-def facet_token(facet: str, position: int) -> str:
-    """The FTS token of a taxonomy term (its facet and place in the taxonomy file), e.g. `kgf1t12`.
-
-    A relevance search with facet filters adds these tokens to its MATCH expression, so FTS5 computes
-    bm25 only for incidents that pass the filters. The trailing digit keeps the porter stemmer off.
-    """
-    return f"kgf{FACETS.index(facet)}t{position}"
 
 
 def facet_tokens(taxonomy: Taxonomy) -> dict[tuple[str, str], str]:
+    """A short stable name per taxonomy term (facet and place in its file), kept for callers that key
+    terms compactly."""
     return {
-        (facet, term.id): facet_token(facet, position)
+        (facet, term.id): f"kgf{FACETS.index(facet)}t{position}"
         for facet in FACETS
         for position, term in enumerate(taxonomy.terms(facet))
     }
@@ -73,14 +80,46 @@ def facet_tokens(taxonomy: Taxonomy) -> dict[tuple[str, str], str]:
 
 def build(connection: sqlite3.Connection, knowledge: Knowledge, print_: str) -> None:
     """Create every table and fill it from the knowledge base, in one transaction."""
+    vocabulary = analysis.VocabularyCollector()
+    postings = PostingsBuilder()
+    lexicon: dict[str, Counter[str]] = {}
+    document_counts: Counter[str] = Counter()
     with connection:
         connection.executescript(_SCHEMA)
         _insert_terms(connection, knowledge.taxonomy)
         # Rowids follow (date, id), so "newest first" is "highest rowid first" (see bitsets.py).
         ordered = sorted(knowledge.incidents, key=lambda item: (item.date, item.id))
-        tokens = facet_tokens(knowledge.taxonomy)
         for rowid, incident in enumerate(ordered, start=1):
-            _insert_incident(connection, rowid, incident, knowledge.taxonomy, tokens)
+            _insert_incident(
+                connection,
+                rowid,
+                incident,
+                knowledge.taxonomy,
+                vocabulary,
+                postings,
+                lexicon,
+                document_counts,
+            )
+        connection.executemany("INSERT INTO postings VALUES (?, ?, ?)", postings.rows())
+        vocabulary.add_inflections()
+        connection.executemany(
+            "INSERT INTO vocabulary VALUES (?, ?)",
+            ((word, json.dumps(found, ensure_ascii=False)) for word, found in vocabulary.entries()),
+        )
+        connection.executemany(
+            "INSERT INTO lexicon VALUES (?, ?, ?, ?)",
+            (
+                (
+                    term,
+                    forms.most_common(1)[0][0],
+                    document_counts[term],
+                    json.dumps(list(forms), ensure_ascii=False),
+                )
+                for term, forms in lexicon.items()
+            ),
+        )
+        _insert_errors(connection, getattr(knowledge, "errors", []))
+        glossary = glossary_for(knowledge.root)
         meta = {
             "fingerprint": print_,
             "format": FORMAT,
@@ -90,9 +129,25 @@ def build(connection: sqlite3.Connection, knowledge: Knowledge, print_: str) -> 
             "problems": json.dumps(
                 [problem.render(knowledge.root) for problem in sorted(knowledge.problems)]
             ),
+            "glossary": json.dumps(
+                analyse_glossary(
+                    search_glossary(glossary, getattr(knowledge, "errors", [])).entries
+                ).to_json(),
+                ensure_ascii=False,
+            ),
         }
         connection.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
     connection.execute("ANALYZE")
+
+
+def search_glossary(glossary: Glossary, errors: Iterable[ErrorEntry]) -> Glossary:
+    """The glossary a search uses: the file's entries plus one per error-catalog entry with terms."""
+    extra = [
+        GlossaryEntry(ko=list(entry.terms.ko), en=list(entry.terms.en))
+        for entry in errors
+        if entry.terms is not None and entry.terms.ko and entry.terms.en
+    ]
+    return Glossary.of([*glossary.entries, *extra]) if extra else glossary
 
 
 def _insert_terms(connection: sqlite3.Connection, taxonomy: Taxonomy) -> None:
@@ -109,12 +164,11 @@ def _insert_incident(
     rowid: int,
     incident: Incident,
     taxonomy: Taxonomy,
-    tokens: dict[tuple[str, str], str],
+    vocabulary: analysis.VocabularyCollector,
+    postings: PostingsBuilder,
+    lexicon: dict[str, Counter[str]],
+    document_counts: Counter[str],
 ) -> None:
-    connection.execute(
-        "INSERT INTO incidents (rowid, id, date, document) VALUES (?, ?, ?, ?)",
-        (rowid, incident.id, incident.date.isoformat(), incident.model_dump_json(by_alias=True)),
-    )
     tag_rows: dict[tuple[str, str], int] = {}
     tag_labels: list[str] = []
     for facet, term_ids in incident.tags.by_facet().items():
@@ -143,17 +197,57 @@ def _insert_incident(
             "INSERT OR IGNORE INTO signature_words (word, signature) VALUES (?, ?)",
             [(word, cursor.lastrowid) for word in literals],
         )
+    fields = {
+        "title": [incident.title.ko, incident.title.en],
+        "summary": [incident.summary.ko, incident.summary.en],
+        "signatures": [
+            text for signature in incident.error_signatures for text in _signature_texts(signature)
+        ],
+        "tags": tag_labels,
+        "body": list(_body(incident)),
+    }
+    terms_by_field: dict[str, list[str]] = {}
+    length = 0.0
+    seen_terms: set[str] = set()
+    for field_name, texts in fields.items():
+        terms: list[str] = []
+        for text in texts:
+            vocabulary.add(text)
+            tokens = analysis.text_tokens(text)
+            terms += [token.term for token in tokens]
+            terms += analysis.pair_terms(tokens)
+            length += sum(1 for token in tokens if not token.whole)
+            for token in tokens:
+                lexicon.setdefault(token.term, Counter())[token.surface] += 1
+                if token.term not in seen_terms:
+                    seen_terms.add(token.term)
+                    document_counts[token.term] += 1
+        terms_by_field[field_name] = terms
+    postings.add(rowid, terms_by_field, length)
     connection.execute(
-        "INSERT INTO incident_text (rowid, title, body, signatures, tags, facets) VALUES (?, ?, ?, ?, ?, ?)",
-        (
-            rowid,
-            _indexed([incident.title.ko, incident.title.en]),
-            _indexed(_body(incident)),
-            _indexed(text for signature in incident.error_signatures for text in _signature_texts(signature)),
-            _indexed(tag_labels),
-            " ".join(tokens[key] for key in tag_rows if key in tokens),
-        ),
+        "INSERT INTO incidents (rowid, id, date, document) VALUES (?, ?, ?, ?)",
+        (rowid, incident.id, incident.date.isoformat(), incident.model_dump_json(by_alias=True)),
     )
+
+
+def _insert_errors(connection: sqlite3.Connection, errors: Iterable[ErrorEntry]) -> None:
+    for entry in errors:
+        connection.execute(
+            "INSERT OR IGNORE INTO errors (id, document) VALUES (?, ?)", (entry.id, entry.model_dump_json())
+        )
+        for text in entry.patterns:
+            pattern = signatures.pattern(text)
+            literals = signatures.literal_words(pattern)
+            if not literals:
+                continue
+            cursor = connection.execute(
+                "INSERT INTO error_patterns (error, text, pattern, literal_count) VALUES (?, ?, ?, ?)",
+                (entry.id, text, " ".join(pattern), len(literals)),
+            )
+            connection.executemany(
+                "INSERT OR IGNORE INTO error_pattern_words (word, pattern) VALUES (?, ?)",
+                [(word, cursor.lastrowid) for word in literals],
+            )
 
 
 def _signature_texts(signature: ErrorSignature) -> list[str]:
@@ -174,7 +268,3 @@ def _body(incident: Incident) -> Iterable[str]:
     for text in [*single, *lists, incident.impact.notes, incident.cluster_visibility]:
         if text is not None:
             yield from (text.ko, text.en)
-
-
-def _indexed(texts: Iterable[str]) -> str:
-    return "\n".join(analysis.index_text(text) for text in texts)

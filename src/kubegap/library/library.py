@@ -13,18 +13,28 @@ import math
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 from kubegap.bilingual import message
 from kubegap.errors import KnowledgeError, NotFoundError
+from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.knowledge.loader import Knowledge, Taxonomy, load_knowledge
 from kubegap.knowledge.model import Facet, Incident
 from kubegap.library import bitsets, index, sql, store
+from kubegap.library.analysis import ChunkAnalysis, clean_text
 from kubegap.library.facets import Facets
-from kubegap.library.glossary import Glossary, glossary_for
-from kubegap.library.matching import TextMatches, TextSets, match_text
-from kubegap.library.query import FacetValue, SearchHit, SearchQuery, SearchResult, SimilarIncident
+from kubegap.library.glossary import AnalysedGlossary, Glossary, analyse_glossary, glossary_for
+from kubegap.library.matching import EMPTY, TextMatches, decode_forms, match_text
+from kubegap.library.nearby import nearby_terms
+from kubegap.library.query import (
+    MAX_QUERY_CHARS,
+    FacetValue,
+    SearchHit,
+    SearchQuery,
+    SearchResult,
+    SimilarIncident,
+)
 from kubegap.library.similar import find_similar
 
 _CACHE_LIMIT = 4096
@@ -50,12 +60,19 @@ class Library:
         self.root = root
         self.location = location
         self._knowledge = knowledge
-        self._text_cache: OrderedDict[tuple[str, bool, str], TextMatches] = OrderedDict()
-        self._text_sets: OrderedDict[str, TextSets] = OrderedDict()
-        self.glossary = glossary if glossary is not None else glossary_for(root)
+        self._text_cache: OrderedDict[str, TextMatches] = OrderedDict()
+        self._vocabulary: dict[str, ChunkAnalysis | None] = {}
         self._incidents: dict[str, Incident] = {}
         with self._lock:
             meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
+            self._errors = {
+                row[0]: ErrorEntry.model_validate_json(row[1])
+                for row in connection.execute("SELECT id, document FROM errors ORDER BY id")
+            }
+        self._stored_glossary = AnalysedGlossary.from_json(json.loads(meta.get("glossary", "[]")))
+        self.glossary = glossary if glossary is not None else glossary_for(root)
+        if glossary is None:
+            self._analysed_glossary: AnalysedGlossary | None = self._stored_glossary
             self._tags = bitsets.TagSets.load(connection)
             self._ids = dict(connection.execute("SELECT rowid, id FROM incidents").fetchall())
         self._rowids = {incident_id: rowid for rowid, incident_id in self._ids.items()}
@@ -136,14 +153,20 @@ class Library:
         """Swap the glossary (tests, or a reloaded file); remembered text matches are forgotten."""
         with self._lock:
             self._glossary = glossary
+            self._analysed_glossary = None
             self._text_cache.clear()
-            self._text_sets.clear()
+
+    def _search_glossary(self) -> AnalysedGlossary:
+        """The glossary in index terms: stored at build time, or analysed once after a swap."""
+        if self._analysed_glossary is None:
+            entries = index.search_glossary(self._glossary, self._errors.values()).entries
+            self._analysed_glossary = analyse_glossary(entries, self._lookup)
+        return self._analysed_glossary
 
     def forget_text_matches(self) -> None:
         """Empty the cache of remembered text matches (benchmarks measure cold searches with it)."""
         with self._lock:
             self._text_cache.clear()
-            self._text_sets.clear()
 
     @property
     def knowledge(self) -> Knowledge:
@@ -168,34 +191,32 @@ class Library:
         """Run a query: one page of hits, counts per facet value and recurring components of all hits."""
         sort = query.sort if query.text or query.sort != "relevance" else "newest"
         results = self._tags.filter_mask(query.filters)
-        matches = TextMatches(self._tags.everything, [], {}, {})
-        if query.text and results:
-            # Filters go into the FTS5 query too, so bm25 runs and rows come back only for incidents
-            # that pass them; the bit-set AND below then changes nothing but keeps the rule in one place.
-            clause = self.facets.fts_clause(query.filters)
-            matches = self._text_matches(
-                query.text, scored=sort == "relevance", facet_clause=clause, allowed=results
-            )
+        matches = EMPTY
+        if query.text:
+            matches = self._text_matches(query.text)
             results &= matches.mask
-            if matches.relaxed:
-                sort = "relevance"  # a relaxed match is only useful best first
         total = results.bit_count()
         page_count = max(1, math.ceil(total / query.per_page))
         page = min(query.page, page_count)
         offset = (page - 1) * query.per_page
-        unfiltered = matches if query.text and not query.filters else None
-        choices = self.facets.choices(query, results, self._narrowing(query.text, unfiltered))
-        rowids = self._page(results, sort, matches.ranked, offset, query.per_page)
+        # what a click on each facet value would give: the text's matches (over the whole library)
+        # within whatever the changed filters allow
+        narrowing = (lambda allowed: matches.mask & allowed) if query.text else (lambda allowed: allowed)
+        choices = self.facets.choices(query, results, narrowing)
+        rowids = self._page(results, sort, matches, offset, query.per_page)
         incidents = {incident.id: incident for incident in self._load([self._ids[rowid] for rowid in rowids])}
+        shown = [rowid for rowid in rowids if self._ids[rowid] in incidents]
+        terms = {rowid: matches.terms_of(rowid) for rowid in shown}
+        forms = self._term_forms(sorted({term for found in terms.values() for term in found}))
         hits = tuple(
-            SearchHit(
-                incidents[self._ids[rowid]],
-                matches.scores.get(rowid, 0.0) if sort == "relevance" else 0.0,
-                tuple(matches.signatures.get(rowid, ())),
-            )
-            for rowid in rowids
-            if self._ids[rowid] in incidents
+            self._hit(incidents[self._ids[rowid]], rowid, matches, sort, matches.written(terms[rowid], forms))
+            for rowid in shown
         )
+        full = (results & matches.full_mask).bit_count() if query.text else total
+        suggestions: tuple[str, ...] = ()
+        if query.text and not total:
+            with self._lock:
+                suggestions = nearby_terms(self._run, query.text, self._lookup)
         return SearchResult(
             query=self._as_run(query, page, sort),
             total=total,
@@ -205,9 +226,72 @@ class Library:
             facets=self.facets.in_results(choices),
             recurring_components=self.facets.recurring(query, results),
             page_count=page_count,
-            relaxed=matches.relaxed,
+            relaxed=matches.relaxed and bool(total),
+            full_matches=full,
+            words=matches.words,
+            errors=tuple(self._errors[error_id] for error_id in matches.errors if error_id in self._errors),
+            suggestions=suggestions,
             facet_choices=choices,
         )
+
+    def _hit(
+        self, incident: Incident, rowid: int, matches: TextMatches, sort: str, written: tuple[str, ...]
+    ) -> SearchHit:
+        if matches is EMPTY:
+            return SearchHit(incident)
+        linked = tuple(
+            error_id for error_id in matches.errors if incident.id in self._errors[error_id].incidents
+        )
+        return SearchHit(
+            incident,
+            matches.score(rowid) if sort == "relevance" else 0.0,
+            tuple(matches.signatures.get(rowid, ())),
+            written,
+            1.0 if linked else matches.share(rowid),
+            linked,
+        )
+
+    def matched_terms(self, incident_id: str, text: str) -> tuple[str, ...]:
+        """The words as written in one incident that match a search text, longest first: what a case
+        page opened from a result (`/ko/incidents/<id>?q=...`) highlights. Empty when none match."""
+        rowid = self._rowids.get(str(incident_id))
+        cleaned = clean_text(str(text))[:MAX_QUERY_CHARS]
+        if rowid is None or not cleaned:
+            return ()
+        matches = self._text_matches(cleaned)
+        terms = matches.terms_of(rowid)
+        return matches.written(terms, self._term_forms(terms))
+
+    # ---- the error catalog --------------------------------------------------------------------------
+
+    def errors(self) -> list[ErrorEntry]:
+        """Every error-catalog entry, by id."""
+        return list(self._errors.values())
+
+    def error(self, error_id: str) -> ErrorEntry:
+        """One catalog entry by id; NotFoundError when there is none."""
+        found = self._errors.get(str(error_id).strip().lower()[:100])
+        if found is None:
+            raise NotFoundError(f"no error-catalog entry with id {str(error_id)[:100]!r}")
+        return found
+
+    def resolve_error(self, text: str) -> list[ErrorEntry]:
+        """Catalog entries whose patterns a pasted text contains (`XID 94`, a whole dmesg line), or
+        the entry whose id the text is; best (longest pattern) first."""
+        candidate = str(text).strip().lower()[:100]
+        if candidate in self._errors:
+            return [self._errors[candidate]]
+        return [
+            self._errors[error_id] for error_id in self._text_matches(text).errors if error_id in self._errors
+        ]
+
+    def _error_incidents(self, error_ids: list[str]) -> list[int]:
+        return [
+            self._rowids[incident_id]
+            for error_id in error_ids
+            for incident_id in self._errors[error_id].incidents
+            if incident_id in self._rowids
+        ]
 
     @staticmethod
     def _as_run(query: SearchQuery, page: int, sort: str) -> SearchQuery:
@@ -246,58 +330,52 @@ class Library:
         with self._lock:
             return self._connection.execute(statement.sql, statement.params).fetchall()
 
-    def _narrowing(self, text: str, unfiltered: TextMatches | None = None) -> Callable[[int], int]:
-        """For facet counts: the results of this text under any filters, as a function of what they allow.
-
-        `unfiltered` is this text's match without filters when the search just ran one (no query then)."""
-        if not text:
-            return lambda allowed: allowed
+    def _text_matches(self, text: str) -> TextMatches:
+        """Text matches, remembered for the last few texts: a reader who pages through results or
+        toggles facets keeps the same text, and the index never changes under an open library."""
         with self._lock:
-            sets = self._text_sets.get(text)
-            if sets is not None:
-                self._text_sets.move_to_end(text)
-                return sets.within
-        sets = TextSets(self._run, text, self.glossary, self._tags.size, unfiltered)
+            cached = self._text_cache.get(text)
+            if cached is not None:
+                self._text_cache.move_to_end(text)
+                return cached
+        glossary = self._search_glossary()
         with self._lock:
-            self._text_sets[text] = sets
-            while len(self._text_sets) > self.text_cache_size:
-                self._text_sets.popitem(last=False)
-        return sets.within
-
-    def _text_matches(
-        self, text: str, *, scored: bool, facet_clause: str | None, allowed: int
-    ) -> TextMatches:
-        """Text matches, remembered for the last few (text, filters): a reader who pages through results
-        or toggles facets keeps the same text, and the index never changes under an open library."""
-        key = (text, scored, facet_clause or "")
-        with self._lock:
-            # Ranked matches also serve an unranked search with the same text and filters.
-            for candidate in (key, (text, True, facet_clause or "")):
-                cached = self._text_cache.get(candidate)
-                if cached is not None:
-                    self._text_cache.move_to_end(candidate)
-                    return cached
-        matches = match_text(
-            self._run,
-            text,
-            self.glossary,
-            scored=scored,
-            size=self._tags.size,
-            facet_clause=facet_clause,
-            allowed=allowed if facet_clause else -1,
-        )
-        with self._lock:
-            self._text_cache[key] = matches
-            while len(self._text_cache) > self.text_cache_size:
-                self._text_cache.popitem(last=False)
+            matches = match_text(
+                self._run_locked, text, glossary, self._lookup, size=self._tags.size,
+                error_incidents=self._error_incidents,
+            )  # fmt: skip
+            if self.text_cache_size:
+                self._text_cache[text] = matches
+                while len(self._text_cache) > self.text_cache_size:
+                    self._text_cache.popitem(last=False)
         return matches
 
-    def _page(self, results: int, sort: str, ranked: list[int], offset: int, limit: int) -> list[int]:
-        """Rowids of one page. `ranked` (text matches, best first) is already in relevance order."""
-        if sort == "relevance":
-            members = bitsets.as_bytes(results, self._tags.size)
-            shown = (rowid for rowid in ranked if bitsets.has(members, rowid))
-            return list(itertools.islice(shown, offset, offset + limit))
+    def _run_locked(self, statement: sql.Statement) -> list[tuple]:
+        return self._connection.execute(statement.sql, statement.params).fetchall()
+
+    def _lookup(self, words: list[str]) -> dict[str, ChunkAnalysis]:
+        """The corpus's analysis of these Korean words (see analysis.Vocabulary), remembered."""
+        missing = [word for word in words if word not in self._vocabulary]
+        if missing:
+            with self._lock:
+                rows = self._connection.execute(*_statement(sql.vocabulary(missing))).fetchall()
+            found = {word: tuple(tuple(item) for item in json.loads(analysis)) for word, analysis in rows}
+            if len(self._vocabulary) > 100_000:
+                self._vocabulary.clear()
+            for word in missing:
+                self._vocabulary[word] = found.get(word)
+        return {word: known for word in words if (known := self._vocabulary.get(word)) is not None}
+
+    def _term_forms(self, terms: list[str]) -> dict[str, list[str]]:
+        if not terms:
+            return {}
+        with self._lock:
+            return decode_forms(self._connection.execute(*_statement(sql.term_forms(terms))).fetchall())
+
+    def _page(self, results: int, sort: str, matches: TextMatches, offset: int, limit: int) -> list[int]:
+        """Rowids of one page: best first for relevance (text matches), else by date."""
+        if sort == "relevance" and matches is not EMPTY:
+            return matches.best(results, offset, limit)
         walk = bitsets.rowids_ascending if sort == "oldest" else bitsets.rowids_descending
         return list(itertools.islice(walk(results), offset, offset + limit))
 
@@ -326,3 +404,7 @@ def _no_incident(incident_id: object) -> str:
         "no incident with id {wanted}",
         wanted=repr(str(incident_id)[:100]),
     )
+
+
+def _statement(statement: sql.Statement) -> tuple[str, tuple[object, ...]]:
+    return statement.sql, statement.params

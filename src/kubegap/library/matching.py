@@ -1,137 +1,156 @@
-"""Which incidents a search text matches: FTS5 on the words, plus any error signature the text contains.
+"""Which incidents a search text matches, best first: ranked words, error signatures, the error catalog.
 
-The two are united: a pasted log line rarely matches as words (every word must occur), but it does
-contain a signature. Signature matches rank above every bm25 score, since they are the strongest
-evidence a reader can give.
+Three kinds of evidence are united:
+
+1. ranked words (question.py, ranking.py): any content word matches; BM25F with field boosts, word
+   pairs and the share of the reader's words an incident has decide the order;
+2. an error signature an incident quotes, found inside the pasted text (signatures.py): ranks first,
+   since it is the strongest evidence a reader can give;
+3. an error-catalog entry whose pattern the text contains (`Xid 79`, `NCCL WARN ... timeout`): the
+   incidents the entry links rank right after exact signatures.
+
+Facet filters are applied afterwards on bit sets, so one scoring serves every filter combination.
 """
 
 from __future__ import annotations
 
-import sqlite3
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from kubegap.library import bitsets, signatures, sql
-from kubegap.library.fts import group_count, match_expression
-from kubegap.library.glossary import Glossary
+from kubegap.library import bitsets, ranking, signatures, sql
+from kubegap.library.analysis import Lookup
+from kubegap.library.glossary import AnalysedGlossary
+from kubegap.library.question import QueryPlan, plan_query
 
 Runner = Callable[[sql.Statement], list[tuple]]
 
-# A text of at least this many words that matches no incident word for word is retried with any word
-# matching, ranked by bm25; shorter texts keep their strict meaning (two words mean both words).
-RELAXED_FROM_WORDS = 5
-RELAXED_MAX_RANKED = 2_000
+SIGNATURE_BONUS = 1_000_000.0
+CATALOG_BONUS = 100_000.0
 
 
 @dataclass(frozen=True)
 class TextMatches:
     mask: int  # bit set of matching rowids
-    ranked: list[int]  # when scored: matching rowids, signature matches first, then best bm25 first
-    scores: dict[int, float]  # bm25 (lower is better) or SIGNATURE_SCORE; empty when not scored
     signatures: dict[int, list[str]]  # rowid -> the signatures the text contains
-    relaxed: bool = False  # no incident had every word: these match some of them, best first
+    full_mask: int = 0  # incidents that have every word of the text (or a signature / catalog match)
+    relaxed: bool = False  # no incident has every word: these have some of them, best first
+    errors: tuple[str, ...] = ()  # catalog entry ids whose patterns the text contains
+    words: tuple[str, ...] = ()  # the reader's content words, as typed
+    scored: Any = None  # ranking.Scored, for per-hit scores, shares and matched terms
+    final: Any = None  # numpy array of final scores by rowid
+
+    def best(self, allowed: int, offset: int, limit: int) -> list[int]:
+        """Rowids `offset` to `offset + limit` of the matches in `allowed` (a bit set), best first,
+        ties newest first. Only the top `offset + limit` are ever sorted, whatever the match count."""
+        import numpy as np
+
+        if self.final is None or limit <= 0:
+            return []
+        size = len(self.final) - 1
+        members = np.frombuffer(allowed.to_bytes(size // 8 + 1, "little"), dtype=np.uint8)
+        flags = np.unpackbits(members, bitorder="little")[: size + 1].astype(bool)
+        candidates = np.flatnonzero(flags & (self.final > 0))
+        wanted = offset + limit
+        if len(candidates) > wanted:
+            scores = self.final[candidates]
+            # Everything scoring at least the wanted-th best score, so ties at the edge sort by rowid.
+            edge = np.partition(scores, len(scores) - wanted)[len(scores) - wanted]
+            candidates = candidates[scores >= edge]
+        order = np.lexsort((-candidates.astype(np.int64), -self.final[candidates]))
+        return [int(rowid) for rowid in candidates[order][offset:wanted]]
+
+    def score(self, rowid: int) -> float:
+        return float(self.final[rowid]) if self.final is not None else 0.0
+
+    def share(self, rowid: int) -> float:
+        """The share of the reader's words this incident has (1.0 for a signature or catalog match)."""
+        if self.scored is None or not self.scored.group_count:
+            return 1.0 if rowid in self.signatures else 0.0
+        return float(self.scored.matched[rowid]) / self.scored.group_count
+
+    def terms_of(self, rowid: int) -> list[str]:
+        """The query's single-word index terms this incident has."""
+        return self.scored.matched_terms(rowid) if self.scored is not None else []
+
+    @staticmethod
+    def written(terms: list[str], forms: dict[str, list[str]]) -> tuple[str, ...]:
+        """The written forms of these terms, longest first, for highlighting."""
+        found: dict[str, None] = {}
+        for term in terms:
+            found.update(dict.fromkeys(forms.get(term, ())))
+        return tuple(sorted(found, key=lambda text: (-len(text), text)))
+
+
+EMPTY = TextMatches(0, {})
 
 
 def match_text(
     run: Runner,
     text: str,
-    glossary: Glossary,
+    glossary: AnalysedGlossary,
+    lookup: Lookup,
     *,
-    scored: bool,
     size: int,
-    facet_clause: str | None = None,
-    allowed: int = -1,
+    error_incidents: Callable[[list[str]], list[int]],
 ) -> TextMatches:
-    """Incidents matching the text, best first when `scored`; `size` is the highest rowid.
+    """Incidents matching the text, best first; `size` is the highest rowid."""
 
-    `facet_clause` (facet tokens, see index.facet_token) and `allowed` (the same filters as a bit set)
-    narrow the matches inside FTS5 itself, so bm25 is computed, and rows are handed to Python, only
-    for incidents that pass them.
-    """
-    rows = _fts_rows(run, match_expression(text, glossary), facet_clause, scored=scored)
+    plan = plan_query(text, glossary, lookup)
+    postings = _postings(run, plan)
+    scored = ranking.score(list(plan.groups), list(plan.pairs), postings, size)
+    final = scored.scores.copy()
     found: dict[int, list[str]] = {}
     pasted = signatures.words(text)
     if pasted:
         for rowid, signature_text, pattern in run(sql.signature_candidates(pasted)):
-            if allowed >> rowid & 1 and signatures.occurs_in(pattern.split(" "), pasted):
+            if signatures.occurs_in(pattern.split(" "), pasted):
                 found.setdefault(rowid, []).append(signature_text)
-    relaxed = False
-    if not rows and not found and group_count(text) >= RELAXED_FROM_WORDS:
-        relaxed_match = match_expression(text, glossary, any_group=True)
-        rows, relaxed = _relaxed_rows(run, relaxed_match, facet_clause)
-        scored = scored or relaxed
-    mask = bitsets.mask_of([*found, *(row[0] for row in rows)], size)
-    if not scored:
-        return TextMatches(mask, [], {}, found)  # newest/oldest pages walk the bit set instead
-    scores: dict[int, float] = dict(rows)
-    scores.update(dict.fromkeys(found, sql.SIGNATURE_SCORE))
-    ranked = [*sorted(found, reverse=True), *(row[0] for row in rows if row[0] not in found)]
-    return TextMatches(mask, ranked, scores, found, relaxed)
+    errors = _catalog_matches(run, pasted) if pasted else ()
+    for rowid in found:
+        final[rowid] += SIGNATURE_BONUS
+    for rowid in error_incidents(list(errors)):
+        final[rowid] += CATALOG_BONUS
+    matching = final > 0
+    if not matching.any():
+        return TextMatches(0, {}, words=plan.words, scored=scored, final=final)
+    mask = _mask(matching, size)
+    complete = scored.matched >= max(1, scored.group_count)
+    strong = final >= CATALOG_BONUS
+    full_mask = _mask(complete | strong, size)
+    relaxed = scored.group_count > 1 and not full_mask
+    return TextMatches(mask, found, full_mask, relaxed, errors, plan.words, scored, final)
 
 
-class TextSets:
-    """What a text matches over the whole library, to answer "how many results with these filters?"
-    for any filter set without another query: the facet counts that say what a click would give.
-
-    It replays match_text's rule with bit sets: the strict matches (every word, or a signature) inside
-    the filters, else, for a long text, the relaxed matches inside them when there are 1 to
-    RELAXED_MAX_RANKED of them. The relaxed set is read only when some filter set needs it.
-    """
-
-    def __init__(
-        self, run: Runner, text: str, glossary: Glossary, size: int, unfiltered: TextMatches | None = None
-    ) -> None:
-        """`unfiltered`: the matches of a search without filters, when there was one; they already are
-        the strict set (or the relaxed one), so no query runs again."""
-        self._run, self._text, self._glossary, self._size = run, text, glossary, size
-        self._may_relax = group_count(text) >= RELAXED_FROM_WORDS
-        self._relaxed: int | None = None
-        if unfiltered is not None:
-            self.strict = 0 if unfiltered.relaxed else unfiltered.mask
-            if unfiltered.relaxed:
-                self._relaxed = unfiltered.mask
-            return
-        rows = _fts_rows(run, match_expression(text, glossary), None, scored=False)
-        pasted = signatures.words(text)
-        found = []
-        if pasted:
-            for rowid, _, pattern in run(sql.signature_candidates(pasted)):
-                if signatures.occurs_in(pattern.split(" "), pasted):
-                    found.append(rowid)
-        self.strict = bitsets.mask_of([*found, *(row[0] for row in rows)], size)
-
-    def within(self, allowed: int) -> int:
-        """The incidents a search for this text gives when the filters allow exactly `allowed`."""
-        strict = self.strict & allowed
-        if strict or not self._may_relax:
-            return strict
-        if self._relaxed is None:
-            match = match_expression(self._text, self._glossary, any_group=True)
-            rows = _fts_rows(self._run, match, None, scored=False)
-            self._relaxed = bitsets.mask_of((row[0] for row in rows), self._size)
-        relaxed = self._relaxed & allowed
-        return relaxed if relaxed.bit_count() <= RELAXED_MAX_RANKED else 0
+def _postings(run: Runner, plan: QueryPlan) -> dict[str, tuple[bytes, bytes]]:
+    terms = plan.terms()
+    if not terms:
+        return {}
+    rows = run(sql.postings(terms))
+    return {term: (rowids, weights) for term, rowids, weights in rows}
 
 
-def _relaxed_rows(run: Runner, match: str | None, facet_clause: str | None) -> tuple[list[tuple], bool]:
-    """Incidents sharing any word, best first; none when more than RELAXED_MAX_RANKED share one (such a
-    broad match says little about the text, and ranking thousands of rows is what makes a search slow)."""
-    unranked = _fts_rows(run, match, facet_clause, scored=False)
-    if not unranked or len(unranked) > RELAXED_MAX_RANKED:
-        return [], False
-    return _fts_rows(run, match, facet_clause, scored=True), True
+def _catalog_matches(run: Runner, pasted: list[str]) -> tuple[str, ...]:
+    """Catalog entries with a pattern inside the pasted words, the longest pattern first."""
+    matched: dict[str, int] = {}
+    for error_id, pattern in run(sql.catalog_candidates(pasted)):
+        words = pattern.split(" ")
+        if signatures.occurs_loosely(words, pasted):
+            matched[error_id] = max(matched.get(error_id, 0), len(words))
+    return tuple(sorted(matched, key=lambda error_id: (-matched[error_id], error_id)))
 
 
-def _fts_rows(run: Runner, match: str | None, facet_clause: str | None, *, scored: bool) -> list[tuple]:
-    if match is None:
-        return []
-    if facet_clause:
-        # No column filter on the text part: it costs a position-list check per row, and the only
-        # words in the `facets` column are tokens like `kgf1t12` that no reader types by chance.
-        match = f"({match}) AND {facet_clause}"
-    try:
-        return run(sql.text_matches(match, scored=scored))
-    except sqlite3.OperationalError:
-        # fts.py quotes every word, so FTS5 should never reject an expression; if it still does,
-        # the text matches nothing rather than failing the page.
-        return []
+def _mask(flags: Any, size: int) -> int:
+    """A numpy bool array by rowid as the library's bit-set integer."""
+    import numpy as np
+
+    packed = np.packbits(flags.astype(np.uint8), bitorder="little").tobytes()
+    return int.from_bytes(packed, "little") & ((1 << (size + 1)) - 1)
+
+
+def decode_forms(rows: list[tuple[str, str]]) -> dict[str, list[str]]:
+    return {term: json.loads(forms) for term, forms in rows}
+
+
+__all__ = ["EMPTY", "TextMatches", "bitsets", "match_text"]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 from kubegap.bilingual import message
 from kubegap.errors import UsageError
+from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.knowledge.model import FACETS, Incident
 from kubegap.library.analysis import clean_text
 from kubegap.text import Lang, label, normalize_lang
@@ -156,8 +157,18 @@ class FacetValue:
 @dataclass(frozen=True)
 class SearchHit:
     incident: Incident
-    score: float = 0.0
+    score: float = 0.0  # higher is better; 0 when not sorted by relevance
     matched_signatures: tuple[str, ...] = ()
+    # The words as written in this incident that matched the reader's text, longest first: wrap each
+    # occurrence (case-insensitively) in <mark> to highlight a card or a case page.
+    matched_terms: tuple[str, ...] = ()
+    matched_share: float = 1.0  # share of the reader's content words this incident has
+    catalog_errors: tuple[str, ...] = ()  # ids of matched catalog entries that link this incident
+
+    @property
+    def partial(self) -> bool:
+        """Some of the reader's words are missing from this incident."""
+        return self.matched_share < 1.0 and not self.matched_signatures and not self.catalog_errors
 
 
 @dataclass(frozen=True)
@@ -170,9 +181,18 @@ class SearchResult:
     facets: dict[str, tuple[FacetValue, ...]]  # every facet in FACETS, values with count > 0 or selected
     recurring_components: tuple[FacetValue, ...]  # components most often tagged in the whole result set
     page_count: int
-    relaxed: bool = False  # no incident had every word of a long text; hits have some of them, best first
+    relaxed: bool = False  # no incident has every word of the text; hits have some of them, best first
+    full_matches: int = 0  # results with every word (or a signature or catalog match); the rest are partial
+    words: tuple[str, ...] = ()  # the reader's content words as the search understood them
+    errors: tuple[ErrorEntry, ...] = ()  # error-catalog entries whose patterns the text contains
+    suggestions: tuple[str, ...] = ()  # nearby index terms, offered when nothing matched
     # every facet value a click changes something for (see FacetValue.toggle_count), selected ones too
     facet_choices: dict[str, tuple[FacetValue, ...]] = field(default_factory=dict)
+
+    @property
+    def partial(self) -> bool:
+        """Some results lack some of the reader's words (they come after the full matches)."""
+        return bool(self.query.text) and self.full_matches < self.total
 
     @property
     def incidents(self) -> list[Incident]:

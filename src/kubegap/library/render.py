@@ -10,6 +10,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from kubegap.knowledge.model import FACETS, SECTION_ORDER, Bilingual, Incident, ReasonedText
+from kubegap.library.highlight import segments
 from kubegap.library.library import Library
 from kubegap.library.query import FacetValue, SearchResult, SimilarIncident
 from kubegap.text import count_label, label, result_range
@@ -33,8 +34,13 @@ def search_result(result: SearchResult, library: Library, width: int = 200) -> R
     heading = Text(result_range(result.total, result.start, result.end, lang), style="bold")
     if result.relaxed:
         heading.append("\n" + label("relaxed-search", lang), style="italic")
+    for line in _catalog_lines(result):
+        heading.append("\n" + line)
     if not result.hits:
-        return Group(heading, Text(label("no-results", lang)))
+        nothing = Text(label("no-results", lang))
+        for line in _nearby_lines(result):
+            nothing.append("\n" + line)
+        return Group(heading, nothing)
     table = Table(show_lines=False, expand=False)
     table.add_column(_pick(("날짜", "Date"), lang), no_wrap=True)
     table.add_column(_pick(("제목", "Title"), lang), ratio=3, overflow="fold")
@@ -46,7 +52,11 @@ def search_result(result: SearchResult, library: Library, width: int = 200) -> R
     for hit in result.hits:
         incident = hit.incident
         causes = ", ".join(library.term_label("cause", term, lang) for term in incident.tags.cause)
-        title = Text(incident.title.get(lang))
+        title = Text()
+        for piece, matched in segments(incident.title.get(lang), hit.matched_terms):
+            title.append(piece, style="bold" if matched else None)
+        if hit.partial:
+            title.append(" (일부 단어만 일치)" if lang == "ko" else " (partial match)", style="dim")
         for signature in hit.matched_signatures:
             title.append(f"\n↳ {signature}", style="yellow")
         table.add_row(incident.date.isoformat(), title, causes, incident.id)
@@ -152,8 +162,10 @@ def search_lines(result: SearchResult, library: Library) -> str:
     lines = [result_range(result.total, result.start, result.end, lang)]
     if result.relaxed:
         lines.append(label("relaxed-search", lang))
+    lines += _catalog_lines(result)
     if not result.hits:
         lines.append(label("no-results", lang))
+        lines += _nearby_lines(result)
     for hit in result.hits:
         incident = hit.incident
         causes = ", ".join(library.term_label("cause", term, lang) for term in incident.tags.cause)
@@ -170,3 +182,20 @@ def similar_lines(similar: list[SimilarIncident], lang: str) -> str:
         lines.append(f"{item.incident.id}  {item.incident.title.get(lang)}")
         lines += [f"    {reason}" for reason in item.reasons(lang)]
     return "\n".join(lines) if lines else _pick(("비슷한 사례가 없습니다.", "No similar incidents."), lang)
+
+
+def _catalog_lines(result: SearchResult) -> list[str]:
+    """The error-catalog entries a pasted line or code resolved to, with the command that explains each."""
+    lang = result.query.lang
+    return [
+        f"{entry.title.get(lang)}: {entry.meaning.get(lang)} (kubegap errors show {entry.id})"
+        for entry in result.errors[:3]
+    ]
+
+
+def _nearby_lines(result: SearchResult) -> list[str]:
+    if not result.suggestions:
+        return []
+    return [
+        ("비슷한 단어: " if result.query.lang == "ko" else "Nearby terms: ") + ", ".join(result.suggestions)
+    ]

@@ -53,3 +53,26 @@ def occurs_in(signature_pattern: list[str], pasted: list[str]) -> bool:
         ):
             return True
     return False
+
+
+def occurs_loosely(signature_pattern: list[str], pasted: list[str], max_gap: int = 4) -> bool:
+    """Whether the pattern's words appear in order with at most `max_gap` other words between two of
+    them: catalog patterns like `Xid 79` must match `Xid (PCI:0000:3b:00): 79` as dmesg writes it."""
+    if not signature_pattern:
+        return False
+    for start, word in enumerate(pasted):
+        if word != signature_pattern[0] and signature_pattern[0] != WILDCARD:
+            continue
+        position, ok = start, True
+        for expected in signature_pattern[1:]:
+            window = pasted[position + 1 : position + 2 + max_gap]
+            offset = next(
+                (index for index, found in enumerate(window) if expected in (WILDCARD, found)), None
+            )
+            if offset is None:
+                ok = False
+                break
+            position += 1 + offset
+        if ok:
+            return True
+    return False

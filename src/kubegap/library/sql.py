@@ -1,9 +1,8 @@
 """The SQL behind a search, built as text so tests can read it. Values are always parameters.
 
-Text search runs in SQLite (FTS5 and the signature word table); facet filters, counts and paging then
-work on bit sets in Python (see bitsets.py). A ranked search also passes its filters to FTS5 as tag
-tokens (see matching.py), because bm25 is the one cost that grows with every match. The MATCH
-expression itself is built by fts.py from quoted words only. `facet_counts_reference` is the plain
+Text search reads postings rows, the vocabulary and the signature and catalog word tables from
+SQLite by value (never by building SQL from a reader's words); ranking, facet filters, counts and
+paging then work in Python (see ranking.py and bitsets.py). `facet_counts_reference` is the plain
 `GROUP BY` form of the facet counts, kept so tests can check the bit sets against SQL.
 """
 
@@ -13,10 +12,6 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kubegap.library.index import BM25_WEIGHTS
-
-SIGNATURE_SCORE = -1_000_000.0  # a pasted signature outranks any bm25 score (lower is better)
-
 
 @dataclass(frozen=True)
 class Statement:
@@ -24,15 +19,45 @@ class Statement:
     params: tuple[object, ...] = ()
 
 
-def text_matches(match: str, *, scored: bool) -> Statement:
-    """Rowids of incidents whose text matches; with bm25 scores, best first, when ranking by relevance."""
-    if not scored:
-        return Statement("SELECT rowid FROM incident_text WHERE incident_text MATCH ?", (match,))
-    weights = ", ".join(str(weight) for weight in BM25_WEIGHTS)
+def postings(terms: Sequence[str]) -> Statement:
+    """The postings rows (rowids, weights) of the given index terms."""
     return Statement(
-        f"SELECT rowid, bm25(incident_text, {weights}) AS score FROM incident_text "
-        "WHERE incident_text MATCH ? ORDER BY score ASC, rowid DESC",
-        (match,),
+        "SELECT term, rowids, weights FROM postings WHERE term IN (SELECT value FROM json_each(?))",
+        (json.dumps(list(terms), ensure_ascii=False),),
+    )
+
+
+def vocabulary(words: Sequence[str]) -> Statement:
+    return Statement(
+        "SELECT word, analysis FROM vocabulary WHERE word IN (SELECT value FROM json_each(?))",
+        (json.dumps(sorted(set(words)), ensure_ascii=False),),
+    )
+
+
+def term_forms(terms: Sequence[str]) -> Statement:
+    return Statement(
+        "SELECT term, forms FROM lexicon WHERE term IN (SELECT value FROM json_each(?))",
+        (json.dumps(sorted(set(terms)), ensure_ascii=False),),
+    )
+
+
+def terms_starting(prefix: str, limit: int = 2000) -> Statement:
+    """Lexicon terms sharing a first character with a word, most common first (for nearby terms)."""
+    return Statement(
+        "SELECT term, display, incidents FROM lexicon WHERE term >= ? AND term < ? AND term NOT LIKE '%~%' "
+        "ORDER BY incidents DESC LIMIT ?",
+        (prefix, prefix + "\U0010ffff", limit),
+    )
+
+
+def catalog_candidates(words: Sequence[str]) -> Statement:
+    """Catalog patterns whose literal words all occur among `words`; order is checked afterwards."""
+    return Statement(
+        "SELECT p.error, p.pattern FROM error_patterns AS p JOIN ("
+        "SELECT pattern, count(*) AS found FROM error_pattern_words "
+        "WHERE word IN (SELECT value FROM json_each(?)) GROUP BY pattern"
+        ") AS w ON w.pattern = p.id WHERE w.found = p.literal_count",
+        (json.dumps(sorted(set(words))),),
     )
 
 

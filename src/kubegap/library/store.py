@@ -19,9 +19,9 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from kubegap.knowledge import model
+from kubegap.knowledge import error_model, model
 from kubegap.knowledge.loader import Knowledge
-from kubegap.library import analysis, index, signatures
+from kubegap.library import analysis, glossary, index, korean, ranking, signatures
 
 DB_ENV = "KUBEGAP_DB"
 MEMORY = ":memory:"
@@ -31,10 +31,13 @@ def fingerprint(root: Path) -> str:
     """Names and bytes of every knowledge file, of the indexing code and of the model the stored
     documents follow: any change means a rebuild."""
     digest = hashlib.sha256(index.FORMAT.encode())
-    for module in (analysis, signatures, model):
+    for module in (analysis, korean, ranking, glossary, signatures, model, error_model):
         digest.update(Path(module.__file__ or "").read_bytes())
     digest.update(Path(index.__file__ or "").read_bytes())
-    for folder in ("taxonomy", "incidents", "studies"):
+    own_glossary = root / "glossary.yaml"
+    with contextlib.suppress(OSError):
+        digest.update((own_glossary if own_glossary.is_file() else glossary.BUNDLED_GLOSSARY).read_bytes())
+    for folder in ("taxonomy", "incidents", "studies", "errors"):
         for path in sorted((root / folder).glob("*.yaml")) if (root / folder).is_dir() else []:
             digest.update(f"\0{folder}/{path.name}\0".encode())
             with contextlib.suppress(OSError):

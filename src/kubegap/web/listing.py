@@ -15,7 +15,7 @@ from kubegap.web import urls
 from kubegap.web.cards import IncidentCard, build_card
 from kubegap.web.checkbox import CheckBox, build_check_box
 from kubegap.web.facet_tree import Branch, FacetGroup, FacetValueView, build_groups, facet_title
-from kubegap.web.highlight import highlight_terms
+from kubegap.web.highlight import hit_marks
 from kubegap.web.labels import t
 from kubegap.web.paging import Paging, build_paging
 from kubegap.web.site import Site
@@ -123,9 +123,8 @@ def build_list_page(site: Site, state: ListState) -> ListPage:
     def chip_link(facet: str, term: str) -> tuple[str, bool]:
         return toggle(facet, term), query.selected(facet, term)
 
-    marks = highlight_terms(query.text, site.glossary)
     hits = tuple(
-        build_card(hit.incident, taxonomy, lang, hit.matched_signatures, link=chip_link, marks=marks)
+        build_card(hit.incident, taxonomy, lang, hit.matched_signatures, link=chip_link, marks=hit_marks(hit))
         for hit in result.hits
     )
     return ListPage(

@@ -14,7 +14,7 @@ from starlette.requests import Request
 
 from kubegap.errors import NotFoundError
 from kubegap.text import Lang
-from kubegap.web import check_pages, cluster_page, facet_pages, incident_page, study_pages
+from kubegap.web import check_pages, cluster_page, error_pages, facet_pages, incident_page, study_pages
 from kubegap.web.cluster_status import cache_control
 from kubegap.web.labels import t
 from kubegap.web.listing import build_list_page
@@ -84,6 +84,19 @@ def _study(request: Request, site: Site, lang: Lang) -> Page:
     return Page(context, "study.html", context.title, "studies")
 
 
+def _errors(request: Request, site: Site, lang: Lang) -> Page:
+    context = error_pages.build_error_catalog_page(site, lang)
+    return Page(context, "error_catalog.html", context.title, "incidents")
+
+
+def _error(request: Request, site: Site, lang: Lang) -> Page:
+    error_id = request.path_params["error_id"]
+    context = error_pages.build_error_page(site, error_id, lang)
+    if context is None:
+        raise NotFoundError(t("error.not-found", lang) + f": {error_id[:100]}")
+    return Page(context, "error_entry.html", context.title, "incidents")
+
+
 def _checks(request: Request, site: Site, lang: Lang) -> Page:
     context = check_pages.build_checks_page(site, lang)
     return Page(context, "checks.html", context.title, "checks", cache_control(site))
@@ -117,6 +130,8 @@ PAGES: tuple[tuple[str, PageBuilder], ...] = (
     ("/{lang}/facets/{facet}/{term}", _term),
     ("/{lang}/studies", _studies),
     ("/{lang}/studies/{study_id}", _study),
+    ("/{lang}/errors", _errors),
+    ("/{lang}/errors/{error_id}", _error),
     ("/{lang}/checks", _checks),
     ("/{lang}/checks/{check_id}", _check),
     ("/{lang}/cluster", _cluster),

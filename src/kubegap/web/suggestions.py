@@ -12,7 +12,7 @@ import difflib
 import re
 from dataclasses import dataclass, replace
 
-from kubegap.library.analysis import query_words
+from kubegap.library.analysis import ENGLISH_STOPWORDS, clean_text
 from kubegap.library.query import SearchQuery, SearchResult
 from kubegap.text import Lang, count_label
 from kubegap.web import urls
@@ -138,7 +138,7 @@ def _glossary_words(site: Site, text: str) -> list[str]:
 def _content_words(text: str) -> list[str]:
     """Words worth respelling: three letters or more, no digits (ids, timestamps and counters are not
     typos), at most MAX_QUERY_WORDS of them."""
-    words = [word.lower() for word in query_words(text)]
+    words = [word.lower() for word in clean_text(text).split() if word.casefold() not in ENGLISH_STOPWORDS]
     return [word for word in words if len(word) >= 3 and not any(char.isdigit() for char in word)][
         :MAX_QUERY_WORDS
     ]
