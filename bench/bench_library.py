@@ -166,7 +166,7 @@ def synthetic_incident(
         "title": _text(generator, 1),
         "summary": _text(generator, 2),
         "date": date.isoformat(),
-        "organization": f"Org {index % 97}",
+        "organization": f"org-{index % 97}",
         "sources": [
             {
                 "url": f"https://example.org/incidents/{index}",

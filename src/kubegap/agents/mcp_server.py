@@ -170,6 +170,20 @@ def search_incidents(
     component: FacetFilter = None,
     symptom: FacetFilter = None,
     contributing_factor: FacetFilter = None,
+    organization: Annotated[
+        list[str] | None,
+        Field(
+            description="organisation ids or names, OR-ed; a parent includes its parts (microsoft: GitHub)"
+        ),
+    ] = None,
+    since: Annotated[
+        str | None,
+        Field(description="only incidents that began on or after this day: YYYY, YYYY-MM or YYYY-MM-DD"),
+    ] = None,
+    until: Annotated[
+        str | None,
+        Field(description="only incidents that began on or before this day: YYYY, YYYY-MM or YYYY-MM-DD"),
+    ] = None,
     lang: Lang = "en",
     page: Annotated[int, Field(ge=1, description="result page, 10 incidents each")] = 1,
 ) -> IncidentSearch:
@@ -183,8 +197,9 @@ def search_incidents(
         "component": component or [],
         "symptom": symptom or [],
         "contributing-factor": contributing_factor or [],
+        "organization": organization or [],
     }
-    return searched(query, filters, lang, page)
+    return searched(query, filters, lang, page, since=since, until=until)
 
 
 @tool("Read one incident")

@@ -28,7 +28,8 @@ def validate(root: Path | None) -> None:
         click.echo(problem.render(Path.cwd()))
     summary = (
         f"{len(loaded.incidents)} incidents, {len(loaded.studies)} studies, "
-        f"{sum(len(f.terms) for f in loaded.taxonomy.facets.values())} taxonomy terms"
+        f"{sum(len(f.terms) for f in loaded.taxonomy.facets.values())} taxonomy terms, "
+        f"{len(loaded.taxonomy.organizations)} organizations"
     )
     if loaded.problems:
         click.echo(f"{len(loaded.problems)} problem(s); valid: {summary}", err=True)
@@ -37,7 +38,9 @@ def validate(root: Path | None) -> None:
 
 
 @knowledge.command()
-@click.option("--kind", type=click.Choice(["incident", "study", "taxonomy"]), default="incident")
+@click.option(
+    "--kind", type=click.Choice(["incident", "study", "taxonomy", "organizations"]), default="incident"
+)
 def schema(kind: str) -> None:
     """Print the JSON Schema of one record kind, for editors and other tools."""
     click.echo(json.dumps(json_schemas()[kind], ensure_ascii=False, indent=2))

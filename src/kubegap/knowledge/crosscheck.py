@@ -1,4 +1,4 @@
-"""Rules that span files: ids match file names, tags name real terms, no duplicate incidents."""
+"""Rules that span files: ids match file names, tags and organisations name real entries, no duplicates."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 from kubegap.knowledge.collection import Knowledge, Taxonomy
 from kubegap.knowledge.model import Incident, Study, Tags
+from kubegap.knowledge.organizations import FILE_NAME as ORGANIZATIONS_FILE
 from kubegap.knowledge.problems import Problem
 from kubegap.knowledge.yaml_positions import PositionedDocument
 
@@ -15,10 +16,13 @@ def cross_check(
     knowledge: Knowledge,
     incidents: list[tuple[Path, Incident, PositionedDocument]],
     studies: list[tuple[Path, Study, PositionedDocument]],
+    organizations: PositionedDocument | None = None,
 ) -> None:
     """Append a Problem for every broken cross-reference; drop records whose id clashes."""
     problems = knowledge.problems
     _check_taxonomy(knowledge.taxonomy, knowledge.root, problems)
+    if organizations is not None:
+        _check_organizations(knowledge.taxonomy, knowledge.root / ORGANIZATIONS_FILE, organizations, problems)
     seen: dict[str, Path] = {}
     clashing: set[int] = set()
     records: list[tuple[Path, Incident | Study, PositionedDocument]] = [*incidents, *studies]
@@ -36,6 +40,17 @@ def cross_check(
         seen.setdefault(record.id, path)
     knowledge.incidents = [incident for incident in knowledge.incidents if id(incident) not in clashing]
     knowledge.studies = [study for study in knowledge.studies if id(study) not in clashing]
+    if organizations is not None:
+        for path, record, document in records:
+            if knowledge.taxonomy.organization(record.organization) is None:
+                problems.append(
+                    Problem(
+                        path,
+                        document.line_of(("organization",)),
+                        "organization",
+                        f"unknown organization {record.organization!r} (add it to {ORGANIZATIONS_FILE})",
+                    )
+                )
     for path, incident, document in incidents:
         _check_tags(incident.tags, ("tags",), knowledge.taxonomy, path, document, problems)
         if not incident.tags.cause:
@@ -76,6 +91,56 @@ def _check_taxonomy(taxonomy: Taxonomy, root: Path, problems: list[Problem]) -> 
                 problems.append(Problem(path, 1, f"terms.{index}.parent", f"unknown parent {term.parent!r}"))
             elif term.id in taxonomy.ancestors(name, term.id):
                 problems.append(Problem(path, 1, f"terms.{index}.parent", f"{term.id!r} is its own ancestor"))
+
+
+def _check_organizations(
+    taxonomy: Taxonomy, path: Path, document: PositionedDocument, problems: list[Problem]
+) -> None:
+    """Ids and names are unique, parents exist and never loop: one spelling per organisation."""
+    seen_ids: set[str] = set()
+    spellings: dict[str, str] = {}
+    for index, organization in enumerate(taxonomy.organizations):
+        where = ("organizations", index)
+        if organization.id in seen_ids:
+            problems.append(
+                Problem(
+                    path,
+                    document.line_of((*where, "id")),
+                    f"organizations.{index}.id",
+                    f"organization {organization.id!r} is listed twice",
+                )
+            )
+        seen_ids.add(organization.id)
+        for spelling in dict.fromkeys(organization.spellings()):
+            owner = spellings.setdefault(spelling, organization.id)
+            if owner != organization.id:
+                problems.append(
+                    Problem(
+                        path,
+                        document.line_of(where),
+                        f"organizations.{index}",
+                        f"{spelling!r} already names organization {owner!r}",
+                    )
+                )
+    for index, organization in enumerate(taxonomy.organizations):
+        if organization.parent is None:
+            continue
+        line = document.line_of(("organizations", index, "parent"))
+        field_name = f"organizations.{index}.parent"
+        if taxonomy.organization(organization.parent) is None:
+            problems.append(Problem(path, line, field_name, f"unknown parent {organization.parent!r}"))
+        elif organization.parent not in {earlier.id for earlier in taxonomy.organizations[:index]}:
+            # Facet values are listed in file order and renderers draw parents before their parts.
+            problems.append(
+                Problem(
+                    path,
+                    line,
+                    field_name,
+                    f"list {organization.parent!r} before its part {organization.id!r}",
+                )
+            )
+        elif organization.id in taxonomy.ancestors("organization", organization.id):
+            problems.append(Problem(path, line, field_name, f"{organization.id!r} is its own ancestor"))
 
 
 def _check_tags(

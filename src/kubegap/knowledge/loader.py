@@ -4,6 +4,7 @@ Layout under the root:
     taxonomy/<facet>.yaml     one facet and its terms
     incidents/<id>.yaml       one incident, file name equal to its id
     studies/<id>.yaml         one fleet study, file name equal to its id
+    organizations.yaml        every organisation a record names, by id
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from pydantic import BaseModel, ValidationError
 from kubegap.knowledge.collection import Knowledge, Taxonomy
 from kubegap.knowledge.crosscheck import cross_check
 from kubegap.knowledge.model import FACETS, Facet, Incident, Study
+from kubegap.knowledge.organizations import FILE_NAME as ORGANIZATIONS_FILE
+from kubegap.knowledge.organizations import Organization, OrganizationList
 from kubegap.knowledge.problems import Problem
 from kubegap.knowledge.yaml_positions import PositionedDocument, YamlSyntaxError, parse_with_positions
 
@@ -48,13 +51,27 @@ def load_knowledge(root: Path | None = None) -> Knowledge:
     for name in FACETS:
         if name not in facets:
             problems.append(Problem(root / "taxonomy" / f"{name}.yaml", 1, "facet", "facet file is missing"))
-    knowledge = Knowledge(root=root, taxonomy=Taxonomy(facets), problems=problems)
+    organizations, organizations_document = _load_organizations(root, problems)
+    knowledge = Knowledge(root=root, taxonomy=Taxonomy(facets, organizations), problems=problems)
     positioned_incidents = list(_load_folder(root / "incidents", Incident, problems))
     positioned_studies = list(_load_folder(root / "studies", Study, problems))
     knowledge.incidents = [incident for _, incident, _ in positioned_incidents]
     knowledge.studies = [study for _, study, _ in positioned_studies]
-    cross_check(knowledge, positioned_incidents, positioned_studies)
+    cross_check(knowledge, positioned_incidents, positioned_studies, organizations_document)
     return knowledge
+
+
+def _load_organizations(
+    root: Path, problems: list[Problem]
+) -> tuple[tuple[Organization, ...], PositionedDocument | None]:
+    path = root / ORGANIZATIONS_FILE
+    if not path.is_file():
+        problems.append(Problem(path, 1, "organizations", "the organisation list is missing"))
+        return (), None
+    loaded = load_model_file(path, OrganizationList, problems)
+    if loaded is None:
+        return (), None
+    return tuple(loaded[0].organizations), loaded[1]
 
 
 def _load_folder(

@@ -191,7 +191,7 @@ class Incident(_Strict):
     summary: Bilingual
     date: dt.date
     end_date: dt.date | None = None
-    organization: str = Field(min_length=1)
+    organization: Slug = Field(description="An organisation id from organizations.yaml.")
     environment: Environment = Field(default_factory=Environment)
     sources: list[Source] = Field(min_length=1)
     sections: Sections
@@ -229,7 +229,7 @@ class Study(_Strict):
     id: Slug
     title: Bilingual
     summary: Bilingual
-    organization: str = Field(min_length=1)
+    organization: Slug = Field(description="An organisation id from organizations.yaml.")
     period: Bilingual
     period_start: dt.date | None = None
     period_end: dt.date | None = None

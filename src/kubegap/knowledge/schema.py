@@ -9,13 +9,20 @@ from __future__ import annotations
 from typing import Any
 
 from kubegap.knowledge.model import SCHEMA_VERSION, Facet, Incident, Study
+from kubegap.knowledge.organizations import OrganizationList
 
 _BASE_ID = "https://kubegap.dev/schemas"
 
 
 def json_schemas() -> dict[str, dict[str, Any]]:
     schemas: dict[str, dict[str, Any]] = {}
-    for kind, model in (("incident", Incident), ("study", Study), ("taxonomy", Facet)):
+    kinds = (
+        ("incident", Incident),
+        ("study", Study),
+        ("taxonomy", Facet),
+        ("organizations", OrganizationList),
+    )
+    for kind, model in kinds:
         schema = model.model_json_schema(by_alias=True)
         schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
         schema["$id"] = f"{_BASE_ID}/{kind}.v{SCHEMA_VERSION}.json"

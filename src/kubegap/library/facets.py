@@ -8,7 +8,8 @@ before their children, so a renderer can draw the tree without sorting.
 from __future__ import annotations
 
 from kubegap.knowledge.loader import Taxonomy
-from kubegap.knowledge.model import FACETS, Term
+from kubegap.knowledge.model import Term
+from kubegap.knowledge.organizations import LIBRARY_FACETS
 from kubegap.library.bitsets import TagSets
 from kubegap.library.index import facet_tokens
 from kubegap.library.query import FacetValue, SearchQuery
@@ -22,14 +23,14 @@ class Facets:
         self.taxonomy = taxonomy
         self._tags = tags
         self._terms: dict[tuple[str, str], Term] = {
-            (facet, term.id): term for facet in FACETS for term in taxonomy.terms(facet)
+            (facet, term.id): term for facet in LIBRARY_FACETS for term in taxonomy.terms(facet)
         }
         self._tokens = facet_tokens(taxonomy)
 
     def fts_clause(self, filters: dict[str, tuple[str, ...]]) -> str | None:
         """The filters as FTS5 terms over the `facets` column: AND across facets, OR within one."""
         groups = []
-        for facet in FACETS:
+        for facet in LIBRARY_FACETS:
             tokens = [
                 self._tokens[(facet, term)]
                 for term in filters.get(facet, ())
@@ -52,7 +53,7 @@ class Facets:
     def for_results(self, query: SearchQuery, results: int) -> dict[str, tuple[FacetValue, ...]]:
         """Every facet's values with a count in the result set, plus the selected ones (even at zero)."""
         found: dict[str, tuple[FacetValue, ...]] = {}
-        for facet in FACETS:
+        for facet in LIBRARY_FACETS:
             selected = set(query.filters.get(facet, ()))
             values = []
             for term in self.taxonomy.terms(facet):
@@ -83,5 +84,5 @@ class Facets:
                 self.value(facet, term.id, self._tags.count(facet, term.id, everything), False, lang)
                 for term in self.taxonomy.terms(facet)
             )
-            for facet in FACETS
+            for facet in LIBRARY_FACETS
         }

@@ -17,10 +17,11 @@ import sqlite3
 from collections.abc import Iterable
 
 from kubegap.knowledge.loader import Knowledge, Taxonomy
-from kubegap.knowledge.model import FACETS, ErrorSignature, Incident
+from kubegap.knowledge.model import ErrorSignature, Incident
+from kubegap.knowledge.organizations import LIBRARY_FACETS, ORGANIZATION_FACET
 from kubegap.library import analysis, signatures
 
-FORMAT = "1"  # bump when the tables change shape
+FORMAT = "2"  # bump when the tables change shape
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE incidents (
@@ -60,13 +61,13 @@ def facet_token(facet: str, position: int) -> str:
     A relevance search with facet filters adds these tokens to its MATCH expression, so FTS5 computes
     bm25 only for incidents that pass the filters. The trailing digit keeps the porter stemmer off.
     """
-    return f"kgf{FACETS.index(facet)}t{position}"
+    return f"kgf{LIBRARY_FACETS.index(facet)}t{position}"
 
 
 def facet_tokens(taxonomy: Taxonomy) -> dict[tuple[str, str], str]:
     return {
         (facet, term.id): facet_token(facet, position)
-        for facet in FACETS
+        for facet in LIBRARY_FACETS
         for position, term in enumerate(taxonomy.terms(facet))
     }
 
@@ -87,6 +88,9 @@ def build(connection: sqlite3.Connection, knowledge: Knowledge, print_: str) -> 
             "taxonomy": json.dumps(
                 [facet.model_dump(mode="json") for facet in knowledge.taxonomy.facets.values()]
             ),
+            "organizations": json.dumps(
+                [organization.model_dump(mode="json") for organization in knowledge.taxonomy.organizations]
+            ),
             "problems": json.dumps(
                 [problem.render(knowledge.root) for problem in sorted(knowledge.problems)]
             ),
@@ -98,7 +102,7 @@ def build(connection: sqlite3.Connection, knowledge: Knowledge, print_: str) -> 
 def _insert_terms(connection: sqlite3.Connection, taxonomy: Taxonomy) -> None:
     rows = [
         (facet, term.id, term.parent, position, term.label.ko, term.label.en)
-        for facet in FACETS
+        for facet in LIBRARY_FACETS
         for position, term in enumerate(taxonomy.terms(facet))
     ]
     connection.executemany("INSERT OR IGNORE INTO terms VALUES (?, ?, ?, ?, ?, ?)", rows)
@@ -117,7 +121,8 @@ def _insert_incident(
     )
     tag_rows: dict[tuple[str, str], int] = {}
     tag_labels: list[str] = []
-    for facet, term_ids in incident.tags.by_facet().items():
+    named = {**incident.tags.by_facet(), ORGANIZATION_FACET: [incident.organization]}
+    for facet, term_ids in named.items():
         for term_id in term_ids:
             tag_rows[(facet, term_id)] = 1
             for ancestor in taxonomy.ancestors(facet, term_id):
@@ -148,7 +153,7 @@ def _insert_incident(
         (
             rowid,
             _indexed([incident.title.ko, incident.title.en]),
-            _indexed(_body(incident)),
+            _indexed(_body(incident, taxonomy)),
             _indexed(text for signature in incident.error_signatures for text in _signature_texts(signature)),
             _indexed(tag_labels),
             " ".join(tokens[key] for key in tag_rows if key in tokens),
@@ -161,9 +166,11 @@ def _signature_texts(signature: ErrorSignature) -> list[str]:
     return [signature.text, note.ko, note.en] if note is not None else [signature.text]
 
 
-def _body(incident: Incident) -> Iterable[str]:
-    """Every other human-readable string of an incident, both languages."""
-    yield from (incident.id, incident.organization, incident.summary.ko, incident.summary.en)
+def _body(incident: Incident, taxonomy: Taxonomy) -> Iterable[str]:
+    """Every other human-readable string of an incident, both languages (the organisation's aliases too)."""
+    yield from (incident.id, incident.summary.ko, incident.summary.en)
+    organization = taxonomy.organization(incident.organization)
+    yield from organization.aliases if organization is not None else [incident.organization]
     environment = incident.environment
     yield from (value for value in (environment.accelerator, environment.provider) if value)
     for source in incident.sources:

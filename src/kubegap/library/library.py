@@ -19,7 +19,8 @@ from pathlib import Path
 from kubegap.errors import KnowledgeError, NotFoundError
 from kubegap.knowledge.loader import Knowledge, Taxonomy, load_knowledge
 from kubegap.knowledge.model import Facet, Incident
-from kubegap.library import bitsets, index, sql, store
+from kubegap.knowledge.organizations import Organization
+from kubegap.library import bitsets, dates, index, sql, store
 from kubegap.library.facets import Facets
 from kubegap.library.glossary import Glossary, glossary_for
 from kubegap.library.matching import TextMatches, match_text
@@ -56,10 +57,12 @@ class Library:
             meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
             self._tags = bitsets.TagSets.load(connection)
             self._ids = dict(connection.execute("SELECT rowid, id FROM incidents").fetchall())
+            self._dates = dates.RowDates.load(connection)
         self._rowids = {incident_id: rowid for rowid, incident_id in self._ids.items()}
         self.incident_count = len(self._ids)
         self.taxonomy = Taxonomy(
-            {data["facet"]: Facet.model_validate(data) for data in json.loads(meta["taxonomy"])}
+            {data["facet"]: Facet.model_validate(data) for data in json.loads(meta["taxonomy"])},
+            tuple(Organization.model_validate(data) for data in json.loads(meta.get("organizations", "[]"))),
         )
         self.problems: list[str] = json.loads(meta.get("problems", "[]"))
         self.facets = Facets(self.taxonomy, self._tags)
@@ -163,7 +166,7 @@ class Library:
     def search(self, query: SearchQuery) -> SearchResult:
         """Run a query: one page of hits, counts per facet value and recurring components of all hits."""
         sort = query.sort if query.text or query.sort != "relevance" else "newest"
-        results = self._tags.filter_mask(query.filters)
+        results = self._tags.filter_mask(query.filters) & self._dates.mask(query.since, query.until)
         matches = TextMatches(self._tags.everything, [], {}, {})
         if query.text and results:
             # Filters go into the FTS5 query too, so bm25 runs and rows come back only for incidents

@@ -10,6 +10,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from kubegap.knowledge.model import FACETS, SECTION_ORDER, Bilingual, Incident, ReasonedText
+from kubegap.knowledge.organizations import LIBRARY_FACETS
 from kubegap.library.library import Library
 from kubegap.library.query import FacetValue, SearchResult, SimilarIncident
 from kubegap.text import count_label, label, result_range
@@ -73,9 +74,10 @@ def _section(incident: Incident, name: str, library: Library, lang: str) -> Rend
 
 def incident_detail(incident: Incident, library: Library, lang: str) -> RenderableType:
     when = incident.date.isoformat() + (f" ~ {incident.end_date.isoformat()}" if incident.end_date else "")
+    organization = library.taxonomy.organization_name(incident.organization, lang)
     parts: list[RenderableType] = [
         Text(incident.title.get(lang), style="bold"),
-        Text(f"{incident.id} · {when} · {incident.organization}", style="dim"),
+        Text(f"{incident.id} · {when} · {organization}", style="dim"),
         Text(incident.summary.get(lang)),
     ]
     for name in SECTION_ORDER:
@@ -120,7 +122,7 @@ def similar_list(similar: list[SimilarIncident], lang: str) -> RenderableType:
 def facet_trees(overview: dict[str, tuple[FacetValue, ...]], lang: str) -> RenderableType:
     """Each facet as a tree of its terms (children under parents) with rolled-up counts."""
     trees: list[RenderableType] = []
-    for facet in FACETS:
+    for facet in LIBRARY_FACETS:
         values = overview.get(facet, ())
         tree = Tree(Text(label(f"facet.{facet}", lang), style="bold"))
         nodes: dict[str, Tree] = {}

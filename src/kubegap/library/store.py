@@ -19,8 +19,9 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from kubegap.knowledge import model
+from kubegap.knowledge import model, organizations
 from kubegap.knowledge.loader import Knowledge
+from kubegap.knowledge.organizations import FILE_NAME as ORGANIZATIONS_FILE
 from kubegap.library import analysis, index, signatures
 
 DB_ENV = "KUBEGAP_DB"
@@ -31,9 +32,13 @@ def fingerprint(root: Path) -> str:
     """Names and bytes of every knowledge file, of the indexing code and of the model the stored
     documents follow: any change means a rebuild."""
     digest = hashlib.sha256(index.FORMAT.encode())
-    for module in (analysis, signatures, model):
+    for module in (analysis, signatures, model, organizations):
         digest.update(Path(module.__file__ or "").read_bytes())
     digest.update(Path(index.__file__ or "").read_bytes())
+    organization_list = root / ORGANIZATIONS_FILE
+    digest.update(f"\0{ORGANIZATIONS_FILE}\0".encode())
+    with contextlib.suppress(OSError):
+        digest.update(organization_list.read_bytes())
     for folder in ("taxonomy", "incidents", "studies"):
         for path in sorted((root / folder).glob("*.yaml")) if (root / folder).is_dir() else []:
             digest.update(f"\0{folder}/{path.name}\0".encode())

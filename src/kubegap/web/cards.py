@@ -80,7 +80,7 @@ def build_card(
         summary=incident.summary.get(lang),
         date=incident.date.isoformat(),
         end_date=incident.end_date.isoformat() if incident.end_date else "",
-        organization=incident.organization,
+        organization=taxonomy.organization_name(incident.organization, lang),
         sections=build_sections(incident, taxonomy, lang),
         matched_signatures=matched_signatures,
     )

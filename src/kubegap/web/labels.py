@@ -34,6 +34,9 @@ _WEB_LABELS: dict[str, tuple[str, str]] = {
     "filters.remove": ("조건 빼기: {name}", "Remove filter: {name}"),
     "filters.clear": ("모두 지우기", "Clear all"),
     "filters.text": ("검색어", "Text"),
+    "filters.since": ("시작일", "From"),
+    "filters.until": ("종료일", "Until"),
+    "search.dates": ("사례 시작일 범위", "Incidents that began"),
     "sort.label": ("정렬", "Sort"),
     "paging.label": ("페이지", "Pages"),
     "paging.previous": ("이전", "Previous"),
@@ -163,6 +166,11 @@ _WEB_LABELS: dict[str, tuple[str, str]] = {
     "notice.unknown-values": (
         "모르는 조건 값은 무시했습니다: {values}",
         "Ignored unknown filter values: {values}",
+    ),
+    "notice.bad-date": (
+        "{name}에 적은 '{value}'는 날짜로 읽을 수 없어 무시했습니다. "
+        "YYYY, YYYY-MM, YYYY-MM-DD 꼴로 적어 주세요.",
+        "Ignored {name} '{value}': not a date. Use YYYY, YYYY-MM or YYYY-MM-DD.",
     ),
     "notice.last-page": (
         "{page}쪽은 없어서 마지막 쪽을 보여 줍니다.",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from kubegap.knowledge.model import FACETS
+from kubegap.knowledge.organizations import LIBRARY_FACETS
 from kubegap.library.query import SORTS, SearchQuery, SearchResult
 from kubegap.text import count_label, label, result_range
 from kubegap.web import urls
@@ -89,6 +89,8 @@ class ListPage:
     url: str
     text: str
     filters: dict[str, tuple[str, ...]]
+    since: str  # YYYY-MM-DD or "" (open), as the search form shows it
+    until: str
     sort: str
     page: int
     per_page: int
@@ -141,7 +143,7 @@ def build_list_page(site: Site, state: ListState) -> ListPage:
             )
             for value in result.facets.get(facet, ())
         )
-        for facet in FACETS
+        for facet in LIBRARY_FACETS
     }
     hits = tuple(build_card(hit.incident, taxonomy, lang, hit.matched_signatures) for hit in result.hits)
     return ListPage(
@@ -151,6 +153,8 @@ def build_list_page(site: Site, state: ListState) -> ListPage:
         url=urls.list_url(query, tab),
         text=query.text,
         filters=dict(query.filters),
+        since=query.since.isoformat() if query.since else "",
+        until=query.until.isoformat() if query.until else "",
         sort=query.sort,
         page=query.page,
         per_page=query.per_page,
@@ -162,7 +166,7 @@ def build_list_page(site: Site, state: ListState) -> ListPage:
         page_count=result.page_count,
         tab=tab,
         tabs=_tabs(query, tab, result.total),
-        facet_title=t("facet.by", lang, facet=t(f"facet.{tab}", lang)) if tab in FACETS else "",
+        facet_title=t("facet.by", lang, facet=t(f"facet.{tab}", lang)) if tab in LIBRARY_FACETS else "",
         facet_values=facets.get(tab, ()),
         facets=facets,
         chips=_chips(site, query, tab),
@@ -183,7 +187,7 @@ def _tabs(query: SearchQuery, current: str, total: int) -> tuple[Tab, ...]:
     lang = query.lang
     tabs = [
         Tab(facet, t(f"facet.{facet}", lang), urls.tab_url(query, facet), facet == current, "")
-        for facet in FACETS
+        for facet in LIBRARY_FACETS
     ]
     tabs.append(
         Tab(
@@ -207,8 +211,14 @@ def _chips(site: Site, query: SearchQuery, tab: str) -> tuple[Chip, ...]:
                 "q", query.text, name, urls.without_text_url(query, tab), t("filters.remove", lang, name=name)
             )
         )
+    for key in ("since", "until"):
+        day = getattr(query, key)
+        if day is not None:
+            name = f"{t(f'filters.{key}', lang)}: {day.isoformat()}"
+            remove = t("filters.remove", lang, name=name)
+            chips.append(Chip(key, day.isoformat(), name, urls.without_dates_url(query, tab, key), remove))
     taxonomy = site.knowledge.taxonomy
-    for facet in FACETS:
+    for facet in LIBRARY_FACETS:
         for term_id in query.filters.get(facet, ()):
             term = taxonomy.term(facet, term_id)
             name = f"{t(f'facet.{facet}', lang)}: {term.label.get(lang) if term else term_id}"
@@ -218,8 +228,9 @@ def _chips(site: Site, query: SearchQuery, tab: str) -> tuple[Chip, ...]:
 
 
 def _hidden_fields(query: SearchQuery, tab: str) -> tuple[HiddenField, ...]:
-    """The state a new search keeps: filters, sort, size and tab, but not the text or the page."""
-    pairs = urls.query_params(replace(query, text="", page=1), tab)
+    """The state a new search keeps: filters, sort, size and tab, but not the text, the dates (the form
+    has fields of its own for them) or the page."""
+    pairs = urls.query_params(replace(query, text="", since=None, until=None, page=1), tab)
     return tuple(HiddenField(name, value) for name, value in pairs)
 
 

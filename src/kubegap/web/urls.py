@@ -10,10 +10,10 @@ from dataclasses import replace
 from functools import lru_cache
 from urllib.parse import quote, urlencode
 
-from kubegap.knowledge.model import FACETS
+from kubegap.knowledge.organizations import LIBRARY_FACETS
 from kubegap.library.query import DEFAULT_PER_PAGE, SearchQuery
 
-TABS: tuple[str, ...] = (*FACETS, "incidents")
+TABS: tuple[str, ...] = (*LIBRARY_FACETS, "incidents")
 DEFAULT_TAB = "cause"
 
 
@@ -85,8 +85,12 @@ def query_params(query: SearchQuery, tab: str = DEFAULT_TAB) -> list[tuple[str, 
     pairs: list[tuple[str, str]] = []
     if query.text:
         pairs.append(("q", query.text))
-    for facet in FACETS:
+    for facet in LIBRARY_FACETS:
         pairs.extend((facet, term) for term in query.filters.get(facet, ()))
+    if query.since is not None:
+        pairs.append(("since", query.since.isoformat()))
+    if query.until is not None:
+        pairs.append(("until", query.until.isoformat()))
     if query.sort != default_sort(query):
         pairs.append(("sort", query.sort))
     if query.per_page != DEFAULT_PER_PAGE:
@@ -111,6 +115,12 @@ def list_url(query: SearchQuery, tab: str = DEFAULT_TAB) -> str:
 def toggle_url(query: SearchQuery, tab: str, facet: str, term_id: str) -> str:
     """The view with this facet value added, or removed when it is already selected."""
     return list_url(query.toggled(facet, term_id), tab)
+
+
+def without_dates_url(query: SearchQuery, tab: str, key: str) -> str:
+    """The view with one end of the date range ('since' or 'until') opened again."""
+    opened = replace(query, since=None) if key == "since" else replace(query, until=None)
+    return list_url(replace(opened, page=1), tab)
 
 
 def without_text_url(query: SearchQuery, tab: str) -> str:
