@@ -21,6 +21,7 @@ from kubegap.knowledge.crosscheck import cross_check
 from kubegap.knowledge.model import FACETS, Facet, Incident, Study
 from kubegap.knowledge.organizations import FILE_NAME as ORGANIZATIONS_FILE
 from kubegap.knowledge.organizations import Organization, OrganizationList
+from kubegap.knowledge.orthography import particle_problems
 from kubegap.knowledge.problems import Problem
 from kubegap.knowledge.yaml_positions import PositionedDocument, YamlSyntaxError, parse_with_positions
 
@@ -102,6 +103,7 @@ def load_model_file(
     if not isinstance(document.data, dict):
         problems.append(Problem(path, 1, "document", "expected a mapping at the top level"))
         return None
+    problems.extend(particle_problems(path, document))
     try:
         return model.model_validate(document.data), document
     except ValidationError as error:

@@ -6,7 +6,7 @@ CLUSTER_LABELS: dict[str, tuple[str, str]] = {
     "nav.cluster": ("내 클러스터", "Your cluster"),
     "cluster.title": ("내 클러스터", "Your cluster"),
     "cluster.read-only": (
-        "kubegap 은 클러스터를 읽기만 합니다. GET 요청만 보내고, Secret 은 읽지 않으며, "
+        "kubegap은 클러스터를 읽기만 합니다. GET 요청만 보내고, Secret은 읽지 않으며, "
         "아무것도 바꾸지 않습니다.",
         "kubegap only reads: it sends GET requests only, never reads Secrets, "
         "and changes nothing in the cluster.",
@@ -35,8 +35,8 @@ CLUSTER_LABELS: dict[str, tuple[str, str]] = {
         "This server was started with --no-scan.",
     ),
     "cluster.hint.demo": (
-        "지금 보이는 것은 kubegap 에 들어 있는 데모 클러스터입니다. "
-        "내 클러스터를 보려면 KUBECONFIG 를 설정하거나 kubegap serve --kubeconfig 경로 로 다시 시작하세요.",
+        "지금 보이는 것은 kubegap에 들어 있는 데모 클러스터입니다. "
+        "내 클러스터를 보려면 KUBECONFIG를 설정하거나 kubegap serve --kubeconfig 경로로 다시 시작하세요.",
         "This is the demo cluster bundled with kubegap. To see your own, set KUBECONFIG or restart with "
         "kubegap serve --kubeconfig PATH.",
     ),
@@ -54,10 +54,10 @@ CLUSTER_LABELS: dict[str, tuple[str, str]] = {
     "cluster.reason.kubeconfig-found": ("찾은 kubeconfig", "the kubeconfig found"),
     "cluster.reason.in-cluster": ("파드의 서비스 계정", "the pod's service account"),
     "cluster.reason.no-kubeconfig": (
-        "kubeconfig 가 없어 데모를 씁니다",
+        "kubeconfig가 없어 데모를 씁니다",
         "no kubeconfig found, so the demo is used",
     ),
-    "cluster.reason.no-scan": ("--no-scan 으로 시작", "started with --no-scan"),
+    "cluster.reason.no-scan": ("--no-scan으로 시작", "started with --no-scan"),
     "cluster.scanned": ("읽은 곳", "Read from"),
     "cluster.started": ("시작", "Started"),
     "cluster.finished": ("끝", "Finished"),
@@ -72,7 +72,7 @@ CLUSTER_LABELS: dict[str, tuple[str, str]] = {
     "cluster.reason": ("이유", "Reason"),
     "cluster.exempted": ("예외 처리", "Exempted by"),
     "cluster.more": (
-        "그리고 {count}개 더 (kubegap scan 으로 모두 보기)",
+        "그리고 {count}개 더 (kubegap scan으로 모두 보기)",
         "and {count} more (kubegap scan shows all)",
     ),
     "cluster.open-check": ("점검 설명", "About this check"),
