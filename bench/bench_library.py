@@ -195,6 +195,13 @@ def synthetic_incident(
 
 def write_knowledge(root: Path, count: int) -> None:
     shutil.copytree(BUNDLED_ROOT / "taxonomy", root / "taxonomy")
+    organizations = [
+        {"id": f"org-{number}", "name": {"ko": f"조직 {number}", "en": f"Org {number}"}, "kind": "company"}
+        for number in range(97)
+    ]
+    (root / "organizations.yaml").write_text(
+        yaml.safe_dump({"organizations": organizations}), encoding="utf-8"
+    )
     (root / "incidents").mkdir()
     taxonomy = load_knowledge(root).taxonomy
     terms = {facet: [term.id for term in taxonomy.terms(facet)] for facet in FACETS}

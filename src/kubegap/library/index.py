@@ -178,7 +178,9 @@ def _body(incident: Incident, taxonomy: Taxonomy) -> Iterable[str]:
     sections = incident.sections
     single = [sections.symptom, sections.trigger, sections.cause, sections.detection, sections.lessons]
     lists = [*sections.contributing_factors, *sections.actions, *sections.follow_ups]
-    for text in [*single, *lists, incident.impact.notes, incident.cluster_visibility]:
+    # A note that the sources say nothing would make "detected" match every silent record.
+    said = [text for text in [*single, *lists] if not text.unstated]
+    for text in [*said, incident.impact.notes, incident.cluster_visibility]:
         if text is not None:
             yield from (text.ko, text.en)
 

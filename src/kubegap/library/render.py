@@ -56,8 +56,8 @@ def search_result(result: SearchResult, library: Library) -> RenderableType:
 
 
 def _text(value: Bilingual, lang: str) -> Text:
-    text = Text(value.get(lang))
-    if isinstance(value, ReasonedText):
+    text = Text(value.get(lang), style="dim italic" if getattr(value, "unstated", False) else "")
+    if isinstance(value, ReasonedText) and value.basis is not None:
         text.append(f"  ({label(f'basis.{value.basis.value}', lang)})", style="dim")
     return text
 

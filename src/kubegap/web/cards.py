@@ -25,11 +25,15 @@ class TermLink:
 
 @dataclass(frozen=True, slots=True)
 class Item:
-    """A line of a section; `basis` is 'stated' or 'inferred' for reasoned text, else empty."""
+    """A line of a section; `basis` is 'stated' or 'inferred' for reasoned text, else empty.
+
+    `unstated` marks the note that the sources say nothing on this section (a template may dim it).
+    """
 
     text: str
     basis: str = ""
     basis_label: str = ""
+    unstated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +111,7 @@ def _items(value: object, lang: Lang) -> tuple[Item, ...]:
 
 
 def _item(text: Bilingual, lang: Lang) -> Item:
-    if isinstance(text, ReasonedText):
-        return Item(text.get(lang), text.basis.value, t(f"basis.{text.basis.value}", lang))
-    return Item(text.get(lang))
+    unstated = bool(getattr(text, "unstated", False))
+    if isinstance(text, ReasonedText) and text.basis is not None:
+        return Item(text.get(lang), text.basis.value, t(f"basis.{text.basis.value}", lang), unstated)
+    return Item(text.get(lang), unstated=unstated)
