@@ -162,7 +162,7 @@ def synthetic_incident(
         for facet in FACETS
     }
     document: dict[str, object] = {
-        "id": f"synthetic-{index:05d}",
+        "id": f"synthetic-{date.year}-{index:05d}",
         "title": _text(generator, 1),
         "summary": _text(generator, 2),
         "date": date.isoformat(),
@@ -331,8 +331,13 @@ def measure_asgi(
 
     app = create_app(library, [])
     generator = random.Random(SEED + 2)
+    # Ids carry the year of a random date, so draw them from the index rather than rebuild them.
+    everything = library.search(
+        SearchQuery(per_page=100, page=1 + generator.randrange(max(1, incidents // 100)))
+    )
+    known = [hit.incident.id for hit in everything.hits]
     case_paths = [
-        f"/{generator.choice(['ko', 'en'])}/incidents/synthetic-{generator.randrange(incidents):05d}"
+        f"/{generator.choice(['ko', 'en'])}/incidents/{generator.choice(known)}"
         for _ in range(min(100, len(queries)))
     ]
     samples: dict[str, list[float]] = {"list page (ASGI)": [], "case page (ASGI)": []}

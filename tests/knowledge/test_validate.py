@@ -331,3 +331,58 @@ def test_every_bundled_record_names_a_listed_organisation() -> None:
     assert taxonomy.ancestors("organization", "azure") == ["microsoft"]
     bloom = [incident for incident in knowledge.incidents if incident.id.startswith("bloom-")]
     assert bloom and {incident.organization for incident in bloom} == {"bigscience"}
+
+
+def test_id_year_must_match_the_date(root: Path) -> None:
+    target = _add_incident(root, "late-2023-03-case", lambda data: None)  # dated 2024-03 by _add_incident
+    problems = [p for p in load_knowledge(root).problems if p.path == target]
+    assert [(p.line, p.field) for p in problems] == [(1, "id")]
+    assert problems[0].message.startswith("id year 2023 differs from date 2024-03-")
+    yearless = _add_incident(root, "no-year-case", lambda data: None)
+    assert [p.message for p in load_knowledge(root).problems if p.path == yearless] == [
+        "id should carry the year, e.g. ...-2024-..."
+    ]
+
+
+def test_every_bundled_incident_id_carries_its_year() -> None:
+    """The meta-test the editorial guide promises: `<org>-<yyyy>-...` with yyyy the year of `date`."""
+    import re
+
+    for incident in load_knowledge().incidents:
+        years = re.findall(r"(?:^|-)((?:19|20)\d\d)(?=-|$)", incident.id)
+        assert years and int(years[0]) == incident.date.year, (incident.id, incident.date)
+
+
+def test_a_former_id_still_resolves_and_cannot_be_a_live_one(root: Path) -> None:
+    from kubegap.library import Library
+
+    renamed = "good-2025-01-example"
+    _edit(
+        root / "incidents" / f"{renamed}.yaml", lambda data: data.update(former_ids=["good-2024-12-example"])
+    )
+    library = Library.open(root, db_path=":memory:")
+    assert library.incident("good-2024-12-example").id == renamed
+    assert library.similar("good-2024-12-example") == []
+    clash = _add_incident(root, "other-2024-03-case", lambda data: data.update(former_ids=[renamed]))
+    problems = [p for p in load_knowledge(root).problems if p.path == clash]
+    assert [(p.field, p.message) for p in problems] == [
+        ("former_ids.0", f"'{renamed}' is a current id (good-2025-01-example.yaml), not a former one")
+    ]
+
+
+def test_renamed_bundled_incidents_answer_to_their_old_ids() -> None:
+    from kubegap.library import Library
+
+    library = Library.open(db_path=":memory:")
+    for old, new in [
+        (
+            "bigscience-2021-tr8b-104b-divergence-silent-flag",
+            "bigscience-2022-01-tr8b-104b-divergence-silent-flag",
+        ),
+        (
+            "nvidia-ctk-2023-daemon-reload-containers-lose-gpus",
+            "nvidia-ctk-2022-06-daemon-reload-containers-lose-gpus",
+        ),
+        ("bloom-2022-04-30-eval-hang-deepspeed-race", "bloom-2022-04-30-eval-hang-deepspeed-deadlock"),
+    ]:
+        assert library.incident(old).id == new

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -38,6 +39,19 @@ def cross_check(
             )
             clashing.add(id(record))
         seen.setdefault(record.id, path)
+    for path, incident, document in incidents:
+        for index, former in enumerate(incident.former_ids):
+            if former in seen:
+                problems.append(
+                    Problem(
+                        path,
+                        document.line_of(("former_ids", index)),
+                        f"former_ids.{index}",
+                        f"{former!r} is a current id ({seen[former].name}), not a former one",
+                    )
+                )
+            seen.setdefault(former, path)
+        _check_id_year(path, incident, document, problems)
     knowledge.incidents = [incident for incident in knowledge.incidents if id(incident) not in clashing]
     knowledge.studies = [study for study in knowledge.studies if id(study) not in clashing]
     if organizations is not None:
@@ -91,6 +105,32 @@ def _check_taxonomy(taxonomy: Taxonomy, root: Path, problems: list[Problem]) -> 
                 problems.append(Problem(path, 1, f"terms.{index}.parent", f"unknown parent {term.parent!r}"))
             elif term.id in taxonomy.ancestors(name, term.id):
                 problems.append(Problem(path, 1, f"terms.{index}.parent", f"{term.id!r} is its own ancestor"))
+
+
+def _check_id_year(
+    path: Path, incident: Incident, document: PositionedDocument, problems: list[Problem]
+) -> None:
+    """An incident id carries the year it began (`<org>-<yyyy>-...`): a reader sorts and cites by it."""
+    years = re.findall(r"(?:^|-)((?:19|20)\d\d)(?=-|$)", incident.id)
+    if not years:
+        problems.append(
+            Problem(
+                path,
+                document.line_of(("id",)),
+                "id",
+                f"id should carry the year, e.g. ...-{incident.date.year}-...",
+            )
+        )
+    elif int(years[0]) != incident.date.year:
+        problems.append(
+            Problem(
+                path,
+                document.line_of(("id",)),
+                "id",
+                f"id year {years[0]} differs from date {incident.date.isoformat()}; rename the file and id "
+                "and keep the old id under former_ids",
+            )
+        )
 
 
 def _check_organizations(

@@ -249,6 +249,10 @@ class ErrorSignature(_Strict):
 
 class Incident(_Strict):
     id: Slug
+    former_ids: list[Slug] = Field(
+        default_factory=list,
+        description="Ids this incident had before; links and citations to them still resolve.",
+    )
     title: Bilingual
     summary: Bilingual
     date: dt.date

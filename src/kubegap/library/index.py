@@ -88,6 +88,9 @@ def build(connection: sqlite3.Connection, knowledge: Knowledge, print_: str) -> 
             "taxonomy": json.dumps(
                 [facet.model_dump(mode="json") for facet in knowledge.taxonomy.facets.values()]
             ),
+            "former_ids": json.dumps(
+                {former: incident.id for incident in knowledge.incidents for former in incident.former_ids}
+            ),
             "organizations": json.dumps(
                 [organization.model_dump(mode="json") for organization in knowledge.taxonomy.organizations]
             ),

@@ -65,6 +65,8 @@ class Library:
             tuple(Organization.model_validate(data) for data in json.loads(meta.get("organizations", "[]"))),
         )
         self.problems: list[str] = json.loads(meta.get("problems", "[]"))
+        # An incident renamed (its id's year fixed, say) keeps answering to its old id.
+        self._former_ids: dict[str, str] = json.loads(meta.get("former_ids", "{}"))
         self.facets = Facets(self.taxonomy, self._tags)
 
     # ---- construction -------------------------------------------------------------------------------
@@ -154,8 +156,9 @@ class Library:
     # ---- reading ------------------------------------------------------------------------------------
 
     def incident(self, incident_id: str) -> Incident:
-        """One incident by id; NotFoundError when there is none."""
-        found = self._load([str(incident_id)[:200]])
+        """One incident by id or by an id it had before; NotFoundError when there is none."""
+        wanted = str(incident_id)[:200]
+        found = self._load([self._former_ids.get(wanted, wanted)])
         if not found:
             raise NotFoundError(f"no incident with id {str(incident_id)[:100]!r}")
         return found[0]
@@ -220,7 +223,7 @@ class Library:
 
     def similar(self, incident_id: str, limit: int = 5, lang: str = "ko") -> list[SimilarIncident]:
         """Incidents sharing the most error signatures and tags with this one, with those as reasons."""
-        rowid = self._rowids.get(str(incident_id))
+        rowid = self._rowids.get(self._former_ids.get(str(incident_id), str(incident_id)))
         if rowid is None:
             raise NotFoundError(f"no incident with id {str(incident_id)[:100]!r}")
         with self._lock:
