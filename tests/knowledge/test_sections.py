@@ -123,3 +123,20 @@ def test_renderers_show_the_note(root: Path) -> None:
     with console.capture() as captured:
         console.print(render.incident_detail(incident, library, "ko"))
     assert NOTE["ko"] in captured.get()
+
+
+def test_sections_out_of_order_are_named(root: Path) -> None:
+    def _swap(sections: dict) -> None:  # type: ignore[type-arg]
+        lessons = sections.pop("lessons")
+        rebuilt = {"lessons": lessons, **sections}
+        sections.clear()
+        sections.update(rebuilt)
+
+    _write(root, _swap)
+    assert _messages(root) == [
+        (
+            "sections",
+            "sections are out of order; write them as symptom, trigger, cause, contributing_factors, "
+            "detection, actions, follow_ups, lessons",
+        )
+    ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -10,6 +9,7 @@ from kubegap.knowledge.collection import Knowledge, Taxonomy
 from kubegap.knowledge.model import Incident, Study, Tags
 from kubegap.knowledge.organizations import FILE_NAME as ORGANIZATIONS_FILE
 from kubegap.knowledge.problems import Problem
+from kubegap.knowledge.record_rules import check_id_year, check_organizations, check_section_order
 from kubegap.knowledge.yaml_positions import PositionedDocument
 
 
@@ -23,7 +23,7 @@ def cross_check(
     problems = knowledge.problems
     _check_taxonomy(knowledge.taxonomy, knowledge.root, problems)
     if organizations is not None:
-        _check_organizations(knowledge.taxonomy, knowledge.root / ORGANIZATIONS_FILE, organizations, problems)
+        check_organizations(knowledge.taxonomy, knowledge.root / ORGANIZATIONS_FILE, organizations, problems)
     seen: dict[str, Path] = {}
     clashing: set[int] = set()
     records: list[tuple[Path, Incident | Study, PositionedDocument]] = [*incidents, *studies]
@@ -51,7 +51,8 @@ def cross_check(
                     )
                 )
             seen.setdefault(former, path)
-        _check_id_year(path, incident, document, problems)
+        check_id_year(path, incident, document, problems)
+        check_section_order(path, document, problems)
     knowledge.incidents = [incident for incident in knowledge.incidents if id(incident) not in clashing]
     knowledge.studies = [study for study in knowledge.studies if id(study) not in clashing]
     if organizations is not None:
@@ -105,82 +106,6 @@ def _check_taxonomy(taxonomy: Taxonomy, root: Path, problems: list[Problem]) -> 
                 problems.append(Problem(path, 1, f"terms.{index}.parent", f"unknown parent {term.parent!r}"))
             elif term.id in taxonomy.ancestors(name, term.id):
                 problems.append(Problem(path, 1, f"terms.{index}.parent", f"{term.id!r} is its own ancestor"))
-
-
-def _check_id_year(
-    path: Path, incident: Incident, document: PositionedDocument, problems: list[Problem]
-) -> None:
-    """An incident id carries the year it began (`<org>-<yyyy>-...`): a reader sorts and cites by it."""
-    years = re.findall(r"(?:^|-)((?:19|20)\d\d)(?=-|$)", incident.id)
-    if not years:
-        problems.append(
-            Problem(
-                path,
-                document.line_of(("id",)),
-                "id",
-                f"id should carry the year, e.g. ...-{incident.date.year}-...",
-            )
-        )
-    elif int(years[0]) != incident.date.year:
-        problems.append(
-            Problem(
-                path,
-                document.line_of(("id",)),
-                "id",
-                f"id year {years[0]} differs from date {incident.date.isoformat()}; rename the file and id "
-                "and keep the old id under former_ids",
-            )
-        )
-
-
-def _check_organizations(
-    taxonomy: Taxonomy, path: Path, document: PositionedDocument, problems: list[Problem]
-) -> None:
-    """Ids and names are unique, parents exist and never loop: one spelling per organisation."""
-    seen_ids: set[str] = set()
-    spellings: dict[str, str] = {}
-    for index, organization in enumerate(taxonomy.organizations):
-        where = ("organizations", index)
-        if organization.id in seen_ids:
-            problems.append(
-                Problem(
-                    path,
-                    document.line_of((*where, "id")),
-                    f"organizations.{index}.id",
-                    f"organization {organization.id!r} is listed twice",
-                )
-            )
-        seen_ids.add(organization.id)
-        for spelling in dict.fromkeys(organization.spellings()):
-            owner = spellings.setdefault(spelling, organization.id)
-            if owner != organization.id:
-                problems.append(
-                    Problem(
-                        path,
-                        document.line_of(where),
-                        f"organizations.{index}",
-                        f"{spelling!r} already names organization {owner!r}",
-                    )
-                )
-    for index, organization in enumerate(taxonomy.organizations):
-        if organization.parent is None:
-            continue
-        line = document.line_of(("organizations", index, "parent"))
-        field_name = f"organizations.{index}.parent"
-        if taxonomy.organization(organization.parent) is None:
-            problems.append(Problem(path, line, field_name, f"unknown parent {organization.parent!r}"))
-        elif organization.parent not in {earlier.id for earlier in taxonomy.organizations[:index]}:
-            # Facet values are listed in file order and renderers draw parents before their parts.
-            problems.append(
-                Problem(
-                    path,
-                    line,
-                    field_name,
-                    f"list {organization.parent!r} before its part {organization.id!r}",
-                )
-            )
-        elif organization.id in taxonomy.ancestors("organization", organization.id):
-            problems.append(Problem(path, line, field_name, f"{organization.id!r} is its own ancestor"))
 
 
 def _check_tags(
