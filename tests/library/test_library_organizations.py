@@ -139,3 +139,16 @@ def test_row_dates_mask_on_an_empty_index() -> None:
     connection.execute("CREATE TABLE incidents (rowid INTEGER PRIMARY KEY, date TEXT)")
     dates = RowDates.load(connection)
     assert dates.mask(None, None) == 0 and dates.mask(dt.date(2024, 1, 1), None) == 0
+
+
+def test_remembered_text_matches_do_not_carry_a_date_range() -> None:
+    """A pasted signature searched first with a narrow range, then without, still finds every case."""
+    from library_helpers import FIXTURE_ROOT
+
+    fresh = Library.open(FIXTURE_ROOT, db_path=":memory:")
+    pasted = "2026-01-02T03:00:00Z node7 kernel: GPU has fallen off the bus (code 3)"
+    everywhere = ids(search(fresh, {"q": pasted, "component": "gpu"}))
+    assert everywhere == {DELTA, FOXTROT}  # only the signature path can match: FTS needs every word
+    fresh.forget_text_matches()
+    assert ids(search(fresh, {"q": pasted, "component": "gpu", "since": "2022"})) == {DELTA}
+    assert ids(search(fresh, {"q": pasted, "component": "gpu"})) == everywhere

@@ -188,8 +188,9 @@ def search_incidents(
     page: Annotated[int, Field(ge=1, description="result page, 10 incidents each")] = 1,
 ) -> IncidentSearch:
     """Search the library of public incident reports (GPU faults, NCCL hangs, InfiniBand, Kubernetes
-    control plane, inference serving) by words and facet filters. Returns one page of short cases plus
-    the most frequent facet values among all matches (term ids usable as filters)."""
+    control plane, inference serving) by words, facet filters, organisation and date range. Returns one
+    page of short cases plus the most frequent facet values among all matches (term ids usable as
+    filters, organisation ids included)."""
     from kubegap.agents.mcp_library import search_incidents as searched
 
     filters = {

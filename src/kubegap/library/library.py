@@ -169,14 +169,17 @@ class Library:
     def search(self, query: SearchQuery) -> SearchResult:
         """Run a query: one page of hits, counts per facet value and recurring components of all hits."""
         sort = query.sort if query.text or query.sort != "relevance" else "newest"
-        results = self._tags.filter_mask(query.filters) & self._dates.mask(query.since, query.until)
+        filtered = self._tags.filter_mask(query.filters)
+        results = filtered & self._dates.mask(query.since, query.until)
         matches = TextMatches(self._tags.everything, [], {}, {})
         if query.text and results:
             # Filters go into the FTS5 query too, so bm25 runs and rows come back only for incidents
             # that pass them; the bit-set AND below then changes nothing but keeps the rule in one place.
+            # The date range stays out of it: remembered matches are keyed by text and facets alone, so
+            # they must not depend on the dates (the AND below applies them).
             clause = self.facets.fts_clause(query.filters)
             matches = self._text_matches(
-                query.text, scored=sort == "relevance", facet_clause=clause, allowed=results
+                query.text, scored=sort == "relevance", facet_clause=clause, allowed=filtered
             )
             results &= matches.mask
             if matches.relaxed:
