@@ -243,3 +243,21 @@ def test_narrow_korean_table_wraps_without_losing_characters(
     code, data, _ = run(capsys, "incidents", "list", "--json")
     for hit in json.loads(data)["hits"]:
         assert "".join(hit["title"].split()) in titles, hit["title"]
+
+
+def test_facets_include_the_organisations(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "facets", "--lang", "en")
+    assert code == 0
+    assert re.search(r"Delta Compute 2 incidents · delta-compute", out)
+    assert re.search(r"[└├]── Charlie Cloud 1 incident · charlie-cloud", out)  # drawn under its parent
+    code, out, _ = run(capsys, "facets", "--json", "--lang", "ko")
+    data = json.loads(out)
+    assert data["organization"]["label"] == "조직"
+    terms = {term["term_id"]: term for term in data["organization"]["terms"]}
+    assert terms["charlie-cloud"] == {
+        "term_id": "charlie-cloud",
+        "label": "찰리 클라우드",
+        "count": 1,
+        "selected": False,
+        "parent": "delta-compute",
+    }
