@@ -29,6 +29,7 @@ _LABELS: dict[str, tuple[str, str]] = {
     "facet.component": ("구성 요소", "Component"),
     "facet.symptom": ("증상", "Symptom"),
     "facet.contributing-factor": ("기여 요인", "Contributing factor"),
+    "facet.organization": ("조직", "Organization"),
     "section.symptom": ("증상", "Symptom"),
     "section.trigger": ("촉발", "Trigger"),
     "section.cause": ("원인", "Cause"),

@@ -19,6 +19,7 @@ def root(tmp_path: Path) -> Path:
     """The real taxonomy, incidents and studies, and one catalog entry copied in."""
     for folder in ("taxonomy", "incidents", "studies"):
         shutil.copytree(BUNDLED_ROOT / folder, tmp_path / folder)
+    shutil.copy(BUNDLED_ROOT / "organizations.yaml", tmp_path / "organizations.yaml")
     (tmp_path / "errors").mkdir()
     shutil.copy(ENTRY, tmp_path / "errors" / "xid-79.yaml")
     return tmp_path

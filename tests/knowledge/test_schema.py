@@ -12,7 +12,7 @@ from kubegap.knowledge.schema import json_schemas
 SCHEMAS = Path(__file__).resolve().parents[2] / "schemas"
 
 
-@pytest.mark.parametrize("kind", ["incident", "study", "taxonomy"])
+@pytest.mark.parametrize("kind", ["incident", "study", "taxonomy", "organizations"])
 def test_committed_schema_matches_the_models(kind: str) -> None:
     committed = json.loads((SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
     assert committed == json_schemas()[kind], (

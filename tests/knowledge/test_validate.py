@@ -20,6 +20,7 @@ EXEMPLAR = BUNDLED_ROOT / "incidents" / "openai-2025-06-gpu-host-os-update-netwo
 def root(tmp_path: Path) -> Path:
     """A knowledge root with the real taxonomy and one valid incident."""
     shutil.copytree(BUNDLED_ROOT / "taxonomy", tmp_path / "taxonomy")
+    shutil.copy(BUNDLED_ROOT / "organizations.yaml", tmp_path / "organizations.yaml")
     (tmp_path / "incidents").mkdir()
     (tmp_path / "studies").mkdir()
     shutil.copy(EXEMPLAR, tmp_path / "incidents" / "good-2025-01-example.yaml")
@@ -197,7 +198,7 @@ def test_study_rows_need_a_figure_and_known_tags(root: Path) -> None:
         "id": "fleet-2024-study",
         "title": {"ko": "연구", "en": "Study"},
         "summary": {"ko": "요약", "en": "Summary"},
-        "organization": "Example",
+        "organization": "openai",
         "period": {"ko": "54일", "en": "54 days"},
         "fleet": {"ko": "GPU 16,384개", "en": "16,384 GPUs"},
         "measure": {"ko": "중단", "en": "interruptions"},
@@ -224,3 +225,164 @@ def test_cli_validate_exit_codes(root: Path) -> None:
     bad = runner.invoke(cli, ["knowledge", "validate", "--root", str(root)])
     assert bad.exit_code == 1
     assert "broken-2024-03-case.yaml:" in bad.output and "Traceback" not in bad.output
+
+
+def _organizations(root: Path) -> Path:
+    return root / "organizations.yaml"
+
+
+def test_unknown_organisation_is_named_at_its_line(root: Path) -> None:
+    target = _add_incident(root, "orgless-2024-03-case", lambda data: data.update(organization="open-ai"))
+    problems = [p for p in load_knowledge(root).problems if p.path == target]
+    line = next(
+        number
+        for number, text in enumerate(target.read_text(encoding="utf-8").splitlines(), 1)
+        if text.startswith("organization:")
+    )
+    assert [(p.line, p.field, p.message) for p in problems] == [
+        (line, "organization", "unknown organization 'open-ai' (add it to organizations.yaml)")
+    ]
+
+
+def test_organisation_must_be_an_id_not_a_name(root: Path) -> None:
+    target = _add_incident(root, "spelled-2024-03-case", lambda data: data.update(organization="Meta AI"))
+    problems = [p for p in load_knowledge(root).problems if p.path == target]
+    assert [p.field for p in problems] == ["organization"] and "pattern" in problems[0].message
+
+
+def test_organisation_list_rules(root: Path) -> None:
+    """Ids and spellings unique, parents known and listed first, no cycles; each problem at its line."""
+    path = _organizations(root)
+    path.write_text(
+        "organizations:\n"
+        "  - id: openai\n"
+        "    name: {ko: OpenAI, en: OpenAI}\n"
+        "    kind: ai-lab\n"
+        "  - id: openai\n"  # line 5: listed twice
+        "    name: {ko: 오픈AI, en: Open AI}\n"
+        "    kind: ai-lab\n"
+        "  - id: tiny\n"
+        "    name: {ko: 작은 곳, en: Tiny}\n"
+        "    kind: company\n"
+        "    aliases: [openai]\n"  # spelling clash with the first entry
+        "  - id: child\n"
+        "    name: {ko: 자식, en: Child}\n"
+        "    kind: cloud\n"
+        "    parent: later\n"  # line 15: parent listed after its part
+        "  - id: later\n"
+        "    name: {ko: 나중, en: Later}\n"
+        "    kind: company\n"
+        "  - id: orphan\n"
+        "    name: {ko: 고아, en: Orphan}\n"
+        "    kind: saas\n"
+        "    parent: nowhere\n"  # line 22
+        "  - id: loop-a\n"
+        "    name: {ko: 고리 A, en: Loop A}\n"
+        "    kind: saas\n"
+        "    parent: loop-b\n"
+        "  - id: loop-b\n"
+        "    name: {ko: 고리 B, en: Loop B}\n"
+        "    kind: saas\n"
+        "    parent: loop-a\n",
+        encoding="utf-8",
+    )
+    found = {(p.line, p.field, p.message) for p in load_knowledge(root).problems if p.path == path}
+    assert (5, "organizations.1.id", "organization 'openai' is listed twice") in found
+    assert (8, "organizations.2", "'openai' already names organization 'openai'") in found
+    assert (15, "organizations.3.parent", "list 'later' before its part 'child'") in found
+    assert (22, "organizations.5.parent", "unknown parent 'nowhere'") in found
+    assert any(p[1] == "organizations.7.parent" and "its own ancestor" in p[2] for p in found)
+
+
+def test_organisation_kind_and_names_are_checked(root: Path) -> None:
+    path = _organizations(root)
+    path.write_text(
+        "organizations:\n  - id: openai\n    name: {ko: '', en: OpenAI}\n    kind: bank\n", encoding="utf-8"
+    )
+    found = {(p.line, p.field) for p in load_knowledge(root).problems if p.path == path}
+    assert (3, "organizations.0.name.ko") in found and (4, "organizations.0.kind") in found
+
+
+def test_missing_organisation_list(root: Path) -> None:
+    _organizations(root).unlink()
+    problems = load_knowledge(root).problems
+    assert any(
+        p.path.name == "organizations.yaml" and p.message == "the organisation list is missing"
+        for p in problems
+    )
+
+
+def test_every_bundled_record_names_a_listed_organisation() -> None:
+    knowledge = load_knowledge()
+    listed = {organization.id for organization in knowledge.taxonomy.organizations}
+    named = {record.organization for record in [*knowledge.incidents, *knowledge.studies]}
+    assert named <= listed
+    # One spelling each: the names the issue found written several ways now resolve to one id.
+    taxonomy = knowledge.taxonomy
+    for spelling, expected in [
+        ("BigScience (Jean Zay / IDRIS)", None),
+        ("BigScience", "bigscience"),
+        ("Meta AI", "meta"),
+        ("GitHub (Microsoft)", "github"),
+        ("Microsoft Azure (Azure OpenAI)", "azure"),
+    ]:
+        assert taxonomy.organization_id(spelling) == expected, spelling
+    assert taxonomy.ancestors("organization", "github") == ["microsoft"]
+    assert taxonomy.ancestors("organization", "azure") == ["microsoft"]
+    bloom = [incident for incident in knowledge.incidents if incident.id.startswith("bloom-")]
+    assert bloom and {incident.organization for incident in bloom} == {"bigscience"}
+
+
+def test_id_year_must_match_the_date(root: Path) -> None:
+    target = _add_incident(root, "late-2023-03-case", lambda data: None)  # dated 2024-03 by _add_incident
+    problems = [p for p in load_knowledge(root).problems if p.path == target]
+    assert [(p.line, p.field) for p in problems] == [(1, "id")]
+    assert problems[0].message.startswith("id year 2023 differs from date 2024-03-")
+    yearless = _add_incident(root, "no-year-case", lambda data: None)
+    assert [p.message for p in load_knowledge(root).problems if p.path == yearless] == [
+        "id should carry the year, e.g. ...-2024-..."
+    ]
+
+
+def test_every_bundled_incident_id_carries_its_year() -> None:
+    """The meta-test the editorial guide promises: `<org>-<yyyy>-...` with yyyy the year of `date`."""
+    import re
+
+    for incident in load_knowledge().incidents:
+        years = re.findall(r"(?:^|-)((?:19|20)\d\d)(?=-|$)", incident.id)
+        assert years and int(years[0]) == incident.date.year, (incident.id, incident.date)
+
+
+def test_a_former_id_still_resolves_and_cannot_be_a_live_one(root: Path) -> None:
+    from kubegap.library import Library
+
+    renamed = "good-2025-01-example"
+    _edit(
+        root / "incidents" / f"{renamed}.yaml", lambda data: data.update(former_ids=["good-2024-12-example"])
+    )
+    library = Library.open(root, db_path=":memory:")
+    assert library.incident("good-2024-12-example").id == renamed
+    assert library.similar("good-2024-12-example") == []
+    clash = _add_incident(root, "other-2024-03-case", lambda data: data.update(former_ids=[renamed]))
+    problems = [p for p in load_knowledge(root).problems if p.path == clash]
+    assert [(p.field, p.message) for p in problems] == [
+        ("former_ids.0", f"'{renamed}' is a current id (good-2025-01-example.yaml), not a former one")
+    ]
+
+
+def test_renamed_bundled_incidents_answer_to_their_old_ids() -> None:
+    from kubegap.library import Library
+
+    library = Library.open(db_path=":memory:")
+    for old, new in [
+        (
+            "bigscience-2021-tr8b-104b-divergence-silent-flag",
+            "bigscience-2022-01-tr8b-104b-divergence-silent-flag",
+        ),
+        (
+            "nvidia-ctk-2023-daemon-reload-containers-lose-gpus",
+            "nvidia-ctk-2022-06-daemon-reload-containers-lose-gpus",
+        ),
+        ("bloom-2022-04-30-eval-hang-deepspeed-race", "bloom-2022-04-30-eval-hang-deepspeed-deadlock"),
+    ]:
+        assert library.incident(old).id == new

@@ -7,11 +7,11 @@ import re
 from pathlib import Path
 
 import pytest
-from library_helpers import BRAVO, FIXTURE_ROOT, FOXTROT, NEWEST_FIRST
+from library_helpers import ALPHA, BRAVO, CHARLIE, DELTA, FIXTURE_ROOT, FOXTROT, NEWEST_FIRST
 from rich.cells import cell_len
 
 from kubegap.cli import main
-from kubegap.knowledge.model import FACETS
+from kubegap.knowledge.organizations import LIBRARY_FACETS
 
 
 @pytest.fixture(autouse=True)
@@ -59,6 +59,7 @@ def test_list_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
         "title",
         "summary",
         "organization",
+        "organization_name",
         "tags",
         "score",
         "matched_signatures",
@@ -67,7 +68,7 @@ def test_list_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
         "partial",
         "catalog_errors",
     }
-    assert set(data["facets"]) == set(FACETS)
+    assert set(data["facets"]) == set(LIBRARY_FACETS)
     assert data["facets"]["cause"][0] == {
         "term_id": "hardware-fault",
         "label": "Hardware fault",
@@ -75,7 +76,51 @@ def test_list_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
         "selected": False,
         "parent": None,
     }
-    assert data["query"]["filters"] == {facet: [] for facet in FACETS}
+    assert data["query"]["filters"] == {facet: [] for facet in LIBRARY_FACETS}
+    assert (data["query"]["since"], data["query"]["until"]) == (None, None)
+
+
+def test_list_by_organisation_name_and_dates(capsys: pytest.CaptureFixture[str]) -> None:
+    """--org takes a name or alias in any case; a parent finds its part; the dates bound the start day."""
+    code, out, _ = run(
+        capsys, "incidents", "list", "--json", "--org", "DELTA COMPUTE", "--since", "2023", "--lang", "ko"
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert [hit["id"] for hit in data["hits"]] == [CHARLIE]
+    assert data["hits"][0]["organization"] == "charlie-cloud"
+    assert data["hits"][0]["organization_name"] == "찰리 클라우드"
+    assert data["query"]["filters"]["organization"] == ["delta-compute"]
+    assert (data["query"]["since"], data["query"]["until"]) == ("2023-01-01", None)
+    code, out, _ = run(capsys, "incidents", "list", "--json", "--org", "charlie", "--org", "alpha-labs")
+    assert {hit["id"] for hit in json.loads(out)["hits"]} == {CHARLIE, ALPHA}
+    code, out, _ = run(capsys, "incidents", "list", "--json", "--since", "2022-09", "--until", "2023-01")
+    assert [hit["id"] for hit in json.loads(out)["hits"]] == [ALPHA, DELTA]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--org", "nobody"], "Error: unknown organization value 'nobody'"),
+        (["--since", "2024-13"], "Error: since '2024-13' is not a date; use YYYY, YYYY-MM or YYYY-MM-DD\n"),
+        (
+            ["--until", "yesterday"],
+            "Error: until 'yesterday' is not a date; use YYYY, YYYY-MM or YYYY-MM-DD\n",
+        ),
+        (["--since", "2025", "--until", "2024"], "Error: since (2025-01-01) is after until (2024-12-31)"),
+    ],
+)
+def test_bad_organisation_or_date_is_a_one_line_error(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, "incidents", "list", *args)
+    assert code == 2 and out == ""
+    assert err.startswith(message) and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_show_names_the_organisation(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "incidents", "show", CHARLIE, "--lang", "en")
+    assert code == 0 and f"{CHARLIE} · 2024-06-09 · Charlie Cloud" in out
 
 
 def test_list_filters_and_query(capsys: pytest.CaptureFixture[str]) -> None:
@@ -206,3 +251,21 @@ def test_narrow_korean_table_wraps_without_losing_characters(
     code, data, _ = run(capsys, "incidents", "list", "--lang", "ko", "--json")
     for hit in json.loads(data)["hits"]:
         assert "".join(hit["title"].split()) in titles, hit["title"]
+
+
+def test_facets_include_the_organisations(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "facets", "--lang", "en")
+    assert code == 0
+    assert re.search(r"Delta Compute 2 incidents · delta-compute", out)
+    assert re.search(r"[└├]── Charlie Cloud 1 incident · charlie-cloud", out)  # drawn under its parent
+    code, out, _ = run(capsys, "facets", "--json", "--lang", "ko")
+    data = json.loads(out)
+    assert data["organization"]["label"] == "조직"
+    terms = {term["term_id"]: term for term in data["organization"]["terms"]}
+    assert terms["charlie-cloud"] == {
+        "term_id": "charlie-cloud",
+        "label": "찰리 클라우드",
+        "count": 1,
+        "selected": False,
+        "parent": "delta-compute",
+    }

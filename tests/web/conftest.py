@@ -67,6 +67,7 @@ def knowledge_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copytree(BUNDLED_ROOT / "taxonomy", root / "taxonomy")
     shutil.copytree(FIXTURES / "incidents", root / "incidents")
     shutil.copytree(FIXTURES / "studies", root / "studies")
+    shutil.copy(FIXTURES / "organizations.yaml", root / "organizations.yaml")
     return root
 
 

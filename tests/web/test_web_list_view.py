@@ -70,7 +70,7 @@ def test_facet_groups_follow_whatever_facets_the_library_returns() -> None:
     }
     groups = build_groups(choices, lambda facet, term: f"/x?{facet}={term}", "en")
     assert [group.key for group in groups] == ["organization", "cause"]
-    assert groups[0].title == "organization" and groups[0].values[0].url == "/x?organization=meta"
+    assert groups[0].title == "Organization" and groups[0].values[0].url == "/x?organization=meta"
     assert groups[1].title == "Cause" and groups[1].selected_count == 1
     child = groups[1].values[1]
     assert (child.depth, child.count, child.in_results) == (1, 9, 1)

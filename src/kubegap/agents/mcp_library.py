@@ -74,13 +74,24 @@ def _facet_counts(values: tuple[FacetValue, ...], limit: int = FACET_VALUES) -> 
 RELAXED_NOTE = "no incident contains every word of the text; these share the most words with it, best first"
 
 
-def search_incidents(text: str, filters: dict[str, list[str]], lang: str | None, page: int) -> IncidentSearch:
+def search_incidents(
+    text: str,
+    filters: dict[str, list[str]],
+    lang: str | None,
+    page: int,
+    *,
+    since: str | None = None,
+    until: str | None = None,
+) -> IncidentSearch:
+    """One page of matches. A value the library cannot use (unknown term, a date that is not one) is
+    reported in `ignored_filters` rather than failing the call, so an agent learns and retries."""
     from kubegap.library.query import SearchQuery
 
     chosen = _lang(lang)
     opened = library()
     params: dict[str, object] = {"q": text, "lang": chosen, "page": str(page), "per_page": str(PER_PAGE)}
     params.update({facet: values for facet, values in filters.items() if values})
+    params.update({key: value for key, value in (("since", since), ("until", until)) if value})
     query = SearchQuery.from_params(params, taxonomy=opened.taxonomy)
     result = opened.search(query)
     more = result.query.page < result.page_count
@@ -89,7 +100,8 @@ def search_incidents(text: str, filters: dict[str, list[str]], lang: str | None,
             id=hit.incident.id,
             title=hit.incident.title.get(chosen),
             date=hit.incident.date.isoformat(),
-            organization=hit.incident.organization,
+            organization=opened.taxonomy.organization_name(hit.incident.organization, chosen),
+            organization_id=hit.incident.organization,
             summary=_short(hit.incident.summary.get(chosen)),
             causes=[opened.term_label("cause", term, chosen) for term in hit.incident.tags.cause],
             matched_error_signatures=list(hit.matched_signatures),
@@ -100,6 +112,8 @@ def search_incidents(text: str, filters: dict[str, list[str]], lang: str | None,
     return IncidentSearch(
         query=result.query.text,
         filters={facet: list(values) for facet, values in result.query.filters.items()},
+        since=result.query.since.isoformat() if result.query.since else "",
+        until=result.query.until.isoformat() if result.query.until else "",
         ignored_filters=[f"{facet}={value}" for facet, value in query.ignored_filters],
         range=result_range(result.total, result.start, result.end, chosen),
         total=result.total,
@@ -181,7 +195,8 @@ def incident_detail(incident_id: str, lang: str | None) -> IncidentDetail:
         title=incident.title.get(chosen),
         date=incident.date.isoformat(),
         end_date=incident.end_date.isoformat() if incident.end_date else "",
-        organization=incident.organization,
+        organization=opened.taxonomy.organization_name(incident.organization, chosen),
+        organization_id=incident.organization,
         summary=incident.summary.get(chosen),
         environment=incident.environment.model_dump(mode="json", exclude_none=True),
         sections=sections,

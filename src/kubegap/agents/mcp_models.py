@@ -177,6 +177,7 @@ class IncidentBrief(_Out):
     title: str
     date: str
     organization: str
+    organization_id: str = Field(description="usable as an organization filter value")
     summary: str
     causes: list[str]
     matched_error_signatures: list[str] = Field(
@@ -188,7 +189,11 @@ class IncidentBrief(_Out):
 class IncidentSearch(_Out):
     query: str
     filters: dict[str, list[str]]
-    ignored_filters: list[str] = Field(description="facet values the taxonomy does not know (ignored)")
+    since: str = Field(default="", description="the first day searched, when limited")
+    until: str = Field(default="", description="the last day searched, when limited")
+    ignored_filters: list[str] = Field(
+        description="facet values the taxonomy does not know and dates that are not dates (ignored)"
+    )
     range: str = Field(description="'1-10 of 23' or '23건 중 1~10번째'")
     total: int
     page: int
@@ -220,6 +225,7 @@ class IncidentDetail(_Out):
     date: str
     end_date: str
     organization: str
+    organization_id: str
     summary: str
     environment: dict[str, Any]
     sections: dict[str, Any] = Field(

@@ -203,12 +203,34 @@ def search_incidents(
     component: FacetFilter = None,
     symptom: FacetFilter = None,
     contributing_factor: FacetFilter = None,
+    organization: Annotated[
+        list[Annotated[str, Field(max_length=200)]] | None,
+        Field(
+            max_length=20,
+            description="organisation ids or names, OR-ed; a parent includes its parts (microsoft: GitHub)",
+        ),
+    ] = None,
+    since: Annotated[
+        str | None,
+        Field(
+            max_length=10,
+            description="only incidents that began on or after this day: YYYY, YYYY-MM or YYYY-MM-DD",
+        ),
+    ] = None,
+    until: Annotated[
+        str | None,
+        Field(
+            max_length=10,
+            description="only incidents that began on or before this day: YYYY, YYYY-MM or YYYY-MM-DD",
+        ),
+    ] = None,
     lang: Lang = "en",
     page: Annotated[int, Field(ge=1, le=100_000, description="result page, 10 incidents each")] = 1,
 ) -> IncidentSearch:
     """Search the library of public incident reports (GPU faults, NCCL hangs, InfiniBand, Kubernetes
-    control plane, inference serving) by words and facet filters. Returns one page of short cases plus
-    the most frequent facet values among all matches (term ids usable as filters)."""
+    control plane, inference serving) by words, facet filters, organisation and date range. Returns one
+    page of short cases plus the most frequent facet values among all matches (term ids usable as
+    filters, organisation ids included)."""
     from kubegap.agents.mcp_library import search_incidents as searched
 
     filters = {
@@ -216,8 +238,9 @@ def search_incidents(
         "component": component or [],
         "symptom": symptom or [],
         "contributing-factor": contributing_factor or [],
+        "organization": organization or [],
     }
-    return searched(query, filters, lang, page)
+    return searched(query, filters, lang, page, since=since, until=until)
 
 
 @tool("Read one incident")

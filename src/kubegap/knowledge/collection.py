@@ -11,22 +11,54 @@ from pathlib import Path
 
 from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.knowledge.model import Facet, Incident, Study, Term
+from kubegap.knowledge.organizations import ORGANIZATION_FACET, Organization
 from kubegap.knowledge.problems import Problem
 
 
 @dataclass
 class Taxonomy:
+    """The vocabularies records are classified by: the four tag facets and the organisation list.
+
+    The organisations answer `term("organization", id)` and `terms("organization")` like a facet, so
+    filters, counts and roll-up (GitHub under Microsoft) need no code of their own.
+    """
+
     facets: dict[str, Facet]
+    organizations: tuple[Organization, ...] = ()
+
+    def __post_init__(self) -> None:
+        self._organization_terms = {item.id: item.as_term() for item in self.organizations}
+        self._organizations = {item.id: item for item in self.organizations}
+        self._spellings: dict[str, str] = {}
+        for item in self.organizations:
+            for spelling in item.spellings():
+                self._spellings.setdefault(spelling, item.id)
 
     def term(self, facet: str, term_id: str) -> Term | None:
+        if facet == ORGANIZATION_FACET:
+            return self._organization_terms.get(term_id)
         found = self.facets.get(facet)
         if found is None:
             return None
         return next((term for term in found.terms if term.id == term_id), None)
 
     def terms(self, facet: str) -> list[Term]:
+        if facet == ORGANIZATION_FACET:
+            return list(self._organization_terms.values())
         found = self.facets.get(facet)
         return list(found.terms) if found else []
+
+    def organization(self, organization_id: str) -> Organization | None:
+        return self._organizations.get(organization_id)
+
+    def organization_name(self, organization_id: str, lang: str) -> str:
+        """The organisation's name in a language; an id the list lacks is shown as it is."""
+        found = self._organizations.get(organization_id)
+        return found.name.get(lang) if found is not None else organization_id
+
+    def organization_id(self, spelling: str) -> str | None:
+        """The id an id, a name (either language) or an alias stands for, ignoring case."""
+        return self._spellings.get(" ".join(spelling.split()).casefold())
 
     def ancestors(self, facet: str, term_id: str) -> list[str]:
         """Parents of a term, nearest first; stops on a cycle instead of looping."""

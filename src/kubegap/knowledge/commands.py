@@ -33,11 +33,14 @@ def validate(root: Path | None, lang: str) -> None:
     for problem in sorted(loaded.problems):
         click.echo(problem.render(Path.cwd()))
     summary = message(
-        "사례 {incidents}건, 플릿 연구 {studies}건, 분류 용어 {terms}개, 오류 카탈로그 항목 {errors}개",
-        "{incidents} incidents, {studies} studies, {terms} taxonomy terms, {errors} error-catalog entries",
+        "사례 {incidents}건, 플릿 연구 {studies}건, 분류 용어 {terms}개, 조직 {organizations}곳, "
+        "오류 카탈로그 항목 {errors}개",
+        "{incidents} incidents, {studies} studies, {terms} taxonomy terms, {organizations} organizations, "
+        "{errors} error-catalog entries",
         incidents=len(loaded.incidents),
         studies=len(loaded.studies),
         terms=sum(len(f.terms) for f in loaded.taxonomy.facets.values()),
+        organizations=len(loaded.taxonomy.organizations),
         errors=len(loaded.errors),
     )
     if loaded.problems:
@@ -51,7 +54,11 @@ def validate(root: Path | None, lang: str) -> None:
 
 
 @knowledge.command()
-@click.option("--kind", type=click.Choice(["incident", "study", "taxonomy", "error"]), default="incident")
+@click.option(
+    "--kind",
+    type=click.Choice(["incident", "study", "taxonomy", "organizations", "error"]),
+    default="incident",
+)
 def schema(kind: str) -> None:
     """Print the JSON Schema of one record kind, for editors and other tools."""
     click.echo(json.dumps(json_schemas()[kind], ensure_ascii=False, indent=2))

@@ -1,4 +1,4 @@
-"""Rules that span files: ids match file names, tags name real terms, no duplicate incidents."""
+"""Rules that span files: ids match file names, tags and organisations name real entries, no duplicates."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ from pathlib import Path
 
 from kubegap.knowledge.collection import Knowledge, Taxonomy
 from kubegap.knowledge.model import Incident, Study, Tags
+from kubegap.knowledge.organizations import FILE_NAME as ORGANIZATIONS_FILE
 from kubegap.knowledge.problems import Problem
+from kubegap.knowledge.record_rules import check_id_year, check_organizations, check_section_order
 from kubegap.knowledge.yaml_positions import PositionedDocument
 
 
@@ -15,10 +17,13 @@ def cross_check(
     knowledge: Knowledge,
     incidents: list[tuple[Path, Incident, PositionedDocument]],
     studies: list[tuple[Path, Study, PositionedDocument]],
+    organizations: PositionedDocument | None = None,
 ) -> None:
     """Append a Problem for every broken cross-reference; drop records whose id clashes."""
     problems = knowledge.problems
     _check_taxonomy(knowledge.taxonomy, knowledge.root, problems)
+    if organizations is not None:
+        check_organizations(knowledge.taxonomy, knowledge.root / ORGANIZATIONS_FILE, organizations, problems)
     seen: dict[str, Path] = {}
     clashing: set[int] = set()
     records: list[tuple[Path, Incident | Study, PositionedDocument]] = [*incidents, *studies]
@@ -34,8 +39,33 @@ def cross_check(
             )
             clashing.add(id(record))
         seen.setdefault(record.id, path)
+    for path, incident, document in incidents:
+        for index, former in enumerate(incident.former_ids):
+            if former in seen:
+                problems.append(
+                    Problem(
+                        path,
+                        document.line_of(("former_ids", index)),
+                        f"former_ids.{index}",
+                        f"{former!r} is a current id ({seen[former].name}), not a former one",
+                    )
+                )
+            seen.setdefault(former, path)
+        check_id_year(path, incident, document, problems)
+        check_section_order(path, document, problems)
     knowledge.incidents = [incident for incident in knowledge.incidents if id(incident) not in clashing]
     knowledge.studies = [study for study in knowledge.studies if id(study) not in clashing]
+    if organizations is not None:
+        for path, record, document in records:
+            if knowledge.taxonomy.organization(record.organization) is None:
+                problems.append(
+                    Problem(
+                        path,
+                        document.line_of(("organization",)),
+                        "organization",
+                        f"unknown organization {record.organization!r} (add it to {ORGANIZATIONS_FILE})",
+                    )
+                )
     for path, incident, document in incidents:
         _check_tags(incident.tags, ("tags",), knowledge.taxonomy, path, document, problems)
         if not incident.tags.cause:

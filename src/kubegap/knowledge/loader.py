@@ -5,6 +5,7 @@ Layout under the root:
     incidents/<id>.yaml       one incident, file name equal to its id
     studies/<id>.yaml         one fleet study, file name equal to its id
     errors/<id>.yaml          one error-catalog entry, file name equal to its id
+    organizations.yaml        every organisation a record names, by id
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from kubegap.knowledge.crosscheck import cross_check
 from kubegap.knowledge.error_check import check_errors
 from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.knowledge.model import FACETS, Facet, Incident, Study
+from kubegap.knowledge.organizations import FILE_NAME as ORGANIZATIONS_FILE
+from kubegap.knowledge.organizations import Organization, OrganizationList
+from kubegap.knowledge.orthography import particle_problems
 from kubegap.knowledge.problems import Problem
 from kubegap.knowledge.yaml_positions import PositionedDocument, YamlSyntaxError, parse_with_positions
 
@@ -51,16 +55,30 @@ def load_knowledge(root: Path | None = None) -> Knowledge:
     for name in FACETS:
         if name not in facets:
             problems.append(Problem(root / "taxonomy" / f"{name}.yaml", 1, "facet", "facet file is missing"))
-    knowledge = Knowledge(root=root, taxonomy=Taxonomy(facets), problems=problems)
+    organizations, organizations_document = _load_organizations(root, problems)
+    knowledge = Knowledge(root=root, taxonomy=Taxonomy(facets, organizations), problems=problems)
     positioned_incidents = list(_load_folder(root / "incidents", Incident, problems))
     positioned_studies = list(_load_folder(root / "studies", Study, problems))
     knowledge.incidents = [incident for _, incident, _ in positioned_incidents]
     knowledge.studies = [study for _, study, _ in positioned_studies]
-    cross_check(knowledge, positioned_incidents, positioned_studies)
+    cross_check(knowledge, positioned_incidents, positioned_studies, organizations_document)
     positioned_errors = list(_load_folder(root / "errors", ErrorEntry, problems))
     knowledge.errors = [entry for _, entry, _ in positioned_errors]
     check_errors(knowledge, positioned_errors)
     return knowledge
+
+
+def _load_organizations(
+    root: Path, problems: list[Problem]
+) -> tuple[tuple[Organization, ...], PositionedDocument | None]:
+    path = root / ORGANIZATIONS_FILE
+    if not path.is_file():
+        problems.append(Problem(path, 1, "organizations", "the organisation list is missing"))
+        return (), None
+    loaded = load_model_file(path, OrganizationList, problems)
+    if loaded is None:
+        return (), None
+    return tuple(loaded[0].organizations), loaded[1]
 
 
 def _load_folder(
@@ -91,6 +109,7 @@ def load_model_file(
     if not isinstance(document.data, dict):
         problems.append(Problem(path, 1, "document", "expected a mapping at the top level"))
         return None
+    problems.extend(particle_problems(path, document))
     try:
         return model.model_validate(document.data), document
     except ValidationError as error:

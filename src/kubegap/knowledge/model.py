@@ -47,10 +47,29 @@ class Basis(StrEnum):
     inferred = "inferred"
 
 
-class ReasonedText(Bilingual):
-    """A cause or contributing factor, with how we know it."""
+class SectionText(Bilingual):
+    """The text of a section. `unstated: true` marks our note that the sources say nothing on it.
 
-    basis: Basis
+    Every section is always present, so a reader can tell "the report is silent on detection" from "we
+    forgot to write it down". The note is ours (the validator cannot check what a source omits, the
+    editor who read it can), renderers show it like any text, and search leaves it out.
+    """
+
+    unstated: bool = False
+
+
+class ReasonedText(SectionText):
+    """A cause or contributing factor, with how we know it (a note that the sources say nothing has none)."""
+
+    basis: Basis | None = None
+
+    @model_validator(mode="after")
+    def _basis_unless_unstated(self) -> ReasonedText:
+        if self.unstated and self.basis is not None:
+            raise ValueError("a note that the sources say nothing has no basis")
+        if not self.unstated and self.basis is None:
+            raise ValueError("basis is required: stated or inferred")
+        return self
 
 
 class SourceKind(StrEnum):
@@ -122,19 +141,62 @@ class Environment(_Strict):
 
 
 class Sections(_Strict):
-    """The nine sections, in the order a reader meets them. A section a source does not cover is absent.
+    """The nine sections, in the order a reader meets them, every one always present.
 
-    The components section is the `component` tags; it has no free text of its own.
+    Where the sources say nothing on a section (how it was detected, what followed), the section holds
+    one note marked `unstated: true` that says so in both languages. Symptom, cause and lessons are
+    never unstated: a record without them is not an incident. The components section is the
+    `component` tags; it has no free text of its own.
     """
 
-    symptom: Bilingual | None = None
-    trigger: Bilingual | None = None
-    cause: ReasonedText | None = None
-    contributing_factors: list[ReasonedText] = Field(default_factory=list)
-    detection: Bilingual | None = None
-    actions: list[Bilingual] = Field(default_factory=list)
-    follow_ups: list[Bilingual] = Field(default_factory=list)
-    lessons: Bilingual | None = None
+    symptom: SectionText
+    trigger: SectionText
+    cause: ReasonedText
+    contributing_factors: list[ReasonedText]
+    detection: SectionText
+    actions: list[SectionText]
+    follow_ups: list[SectionText]
+    lessons: SectionText
+
+    @model_validator(mode="before")
+    @classmethod
+    def _every_section(cls, data: object) -> object:
+        if isinstance(data, dict):
+            missing = [name for name in _SECTION_FIELDS if data.get(name) in (None, [], "")]
+            if missing:
+                raise ValueError(
+                    f"missing sections: {', '.join(missing)}; where the sources say nothing, write a note "
+                    "saying so with unstated: true"
+                )
+        return data
+
+    @model_validator(mode="after")
+    def _notes_where_allowed(self) -> Sections:
+        for name in ("symptom", "cause", "lessons"):
+            if getattr(self, name).unstated:
+                raise ValueError(f"{name} cannot be unstated: every incident has one")
+        for name in ("contributing_factors", "actions", "follow_ups"):
+            items = getattr(self, name)
+            if len(items) > 1 and any(item.unstated for item in items):
+                raise ValueError(f"{name}: a note that the sources say nothing must be the only item")
+        return self
+
+    def items(self, name: str) -> list[SectionText]:
+        """A section's texts as a list (one for a single-text section), notes included."""
+        value = getattr(self, name)
+        return list(value) if isinstance(value, list) else [value]
+
+
+_SECTION_FIELDS = (
+    "symptom",
+    "trigger",
+    "cause",
+    "contributing_factors",
+    "detection",
+    "actions",
+    "follow_ups",
+    "lessons",
+)
 
 
 SECTION_ORDER = (
@@ -187,11 +249,15 @@ class ErrorSignature(_Strict):
 
 class Incident(_Strict):
     id: Slug
+    former_ids: list[Slug] = Field(
+        default_factory=list,
+        description="Ids this incident had before; links and citations to them still resolve.",
+    )
     title: Bilingual
     summary: Bilingual
     date: dt.date
     end_date: dt.date | None = None
-    organization: str = Field(min_length=1)
+    organization: Slug = Field(description="An organisation id from organizations.yaml.")
     environment: Environment = Field(default_factory=Environment)
     sources: list[Source] = Field(min_length=1)
     sections: Sections
@@ -229,7 +295,7 @@ class Study(_Strict):
     id: Slug
     title: Bilingual
     summary: Bilingual
-    organization: str = Field(min_length=1)
+    organization: Slug = Field(description="An organisation id from organizations.yaml.")
     period: Bilingual
     period_start: dt.date | None = None
     period_end: dt.date | None = None

@@ -20,7 +20,7 @@ import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from kubegap.knowledge.model import FACETS
+from kubegap.knowledge.organizations import LIBRARY_FACETS
 
 
 def mask_of(rowids: Iterable[int], size: int) -> int:
@@ -93,7 +93,7 @@ class TagSets:
         """Incidents passing every facet filter: OR within a facet, AND across facets."""
         result = self.everything
         for facet, terms in filters.items():
-            if terms and facet in FACETS:
+            if terms and facet in LIBRARY_FACETS:
                 either = 0
                 for term in terms:
                     either |= self.rolled.get((facet, term), 0)

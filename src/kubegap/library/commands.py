@@ -19,6 +19,7 @@ from kubegap.errors import UsageError
 from kubegap.library import export, render
 from kubegap.library.library import Library
 from kubegap.library.query import DEFAULT_PER_PAGE, SORTS, SearchQuery
+from kubegap.text import label
 
 _lang_option = lang_option
 _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
@@ -39,6 +40,18 @@ def incidents() -> None:
 @click.option("--component", multiple=True, help="Component term id (repeatable).")
 @click.option("--symptom", multiple=True, help="Symptom term id (repeatable).")
 @click.option("--factor", multiple=True, help="Contributing-factor term id (repeatable).")
+@click.option(
+    "--org",
+    "organization",
+    multiple=True,
+    help="Organisation id, name or alias (repeatable); a parent finds its parts too (microsoft: GitHub).",
+)
+@click.option(
+    "--since", default=None, metavar="DATE", help="Incidents that began on or after YYYY[-MM[-DD]]."
+)
+@click.option(
+    "--until", default=None, metavar="DATE", help="Incidents that began on or before YYYY[-MM[-DD]]."
+)
 @click.option("--page", default="1", metavar="N", help="Page number (1-based).")
 @click.option(
     "--per-page",
@@ -65,13 +78,16 @@ def list_incidents(
     component: tuple[str, ...],
     symptom: tuple[str, ...],
     factor: tuple[str, ...],
+    organization: tuple[str, ...],
+    since: str | None,
+    until: str | None,
     page: str,
     per_page: str,
     sort: str | None,
     lang: str,
     as_json: bool,
 ) -> None:
-    """List incidents, filtered by facets (AND across facets) and searched by text."""
+    """List incidents filtered by facets and organisation (AND across them) and date, searched by text."""
     library = Library.open()
     params = {
         "q": text,
@@ -79,6 +95,9 @@ def list_incidents(
         "component": list(component),
         "symptom": list(symptom),
         "contributing-factor": list(factor),
+        "organization": list(organization),
+        "since": since,
+        "until": until,
         "page": page,
         "per_page": per_page,
         "sort": sort,
@@ -98,7 +117,7 @@ def list_incidents(
             )
         )
     if as_json:
-        _print_json(export.search_result(result))
+        _print_json(export.search_result(result, library.taxonomy))
     elif width is None and not sys.stdout.isatty():
         click.echo(render.search_lines(result, library))
     else:
@@ -130,7 +149,7 @@ def similar(incident_id: str, limit: int, lang: str, as_json: bool) -> None:
     library = Library.open()
     found = library.similar(incident_id, limit, lang.lower())
     if as_json:
-        _print_json(export.similar_incidents(found, lang.lower()))
+        _print_json(export.similar_incidents(found, lang.lower(), library.taxonomy))
     else:
         if sys.stdout.isatty():
             render.console().print(render.similar_list(found, lang.lower()))
@@ -152,7 +171,7 @@ def facets(lang: str, as_json: bool) -> None:
                 facet: {
                     "label": library.taxonomy.facets[facet].label.get(lang)
                     if facet in library.taxonomy.facets
-                    else facet,
+                    else label(f"facet.{facet}", lang),
                     "terms": [export.facet_value(value) for value in values],
                 }
                 for facet, values in overview.items()

@@ -5,12 +5,16 @@ One shape per thing, built here only, so the terminal, the MCP tools and scripts
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kubegap.knowledge.error_model import ErrorEntry
-from kubegap.knowledge.model import FACETS, Incident
+from kubegap.knowledge.model import Incident
+from kubegap.knowledge.organizations import LIBRARY_FACETS
 from kubegap.library.query import FacetValue, SearchQuery, SearchResult, SimilarIncident
 from kubegap.text import result_range
+
+if TYPE_CHECKING:
+    from kubegap.knowledge.collection import Taxonomy
 
 
 def facet_value(value: FacetValue) -> dict[str, Any]:
@@ -26,7 +30,9 @@ def facet_value(value: FacetValue) -> dict[str, Any]:
 def query_dict(query: SearchQuery) -> dict[str, Any]:
     return {
         "text": query.text,
-        "filters": {facet: list(query.filters.get(facet, ())) for facet in FACETS},
+        "filters": {facet: list(query.filters.get(facet, ())) for facet in LIBRARY_FACETS},
+        "since": query.since.isoformat() if query.since else None,
+        "until": query.until.isoformat() if query.until else None,
         "lang": query.lang,
         "sort": query.sort,
         "page": query.page,
@@ -35,19 +41,22 @@ def query_dict(query: SearchQuery) -> dict[str, Any]:
     }
 
 
-def incident_summary(incident: Incident, lang: str) -> dict[str, Any]:
-    """The fields a list shows: enough to pick a case, in one language."""
+def incident_summary(incident: Incident, lang: str, taxonomy: Taxonomy | None = None) -> dict[str, Any]:
+    """The fields a list shows: enough to pick a case, in one language (the organisation by id and name)."""
     return {
         "id": incident.id,
         "date": incident.date.isoformat(),
         "title": incident.title.get(lang),
         "summary": incident.summary.get(lang),
         "organization": incident.organization,
+        "organization_name": (
+            taxonomy.organization_name(incident.organization, lang) if taxonomy else incident.organization
+        ),
         "tags": incident.tags.by_facet(),
     }
 
 
-def search_result(result: SearchResult) -> dict[str, Any]:
+def search_result(result: SearchResult, taxonomy: Taxonomy | None = None) -> dict[str, Any]:
     lang = result.query.lang
     return {
         "query": query_dict(result.query),
@@ -63,7 +72,7 @@ def search_result(result: SearchResult) -> dict[str, Any]:
         "errors": [error_summary(entry, lang) for entry in result.errors],
         "hits": [
             {
-                **incident_summary(hit.incident, lang),
+                **incident_summary(hit.incident, lang, taxonomy),
                 "score": hit.score,
                 "matched_signatures": list(hit.matched_signatures),
                 "matched_terms": list(hit.matched_terms),
@@ -85,10 +94,12 @@ def incident_detail(incident: Incident) -> dict[str, Any]:
     return incident.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
-def similar_incidents(similar: list[SimilarIncident], lang: str) -> list[dict[str, Any]]:
+def similar_incidents(
+    similar: list[SimilarIncident], lang: str, taxonomy: Taxonomy | None = None
+) -> list[dict[str, Any]]:
     return [
         {
-            **incident_summary(item.incident, lang),
+            **incident_summary(item.incident, lang, taxonomy),
             "shared_terms": [{"facet": value.facet, **facet_value(value)} for value in item.shared_terms],
             "shared_signatures": list(item.shared_signatures),
             "reasons": item.reasons(lang),

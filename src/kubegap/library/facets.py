@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kubegap.knowledge.loader import Taxonomy
-from kubegap.knowledge.model import FACETS, Term
+from kubegap.knowledge.model import Term
+from kubegap.knowledge.organizations import LIBRARY_FACETS
 from kubegap.library.bitsets import TagSets
 from kubegap.library.query import FacetValue, SearchQuery
 from kubegap.text import normalize_lang
@@ -33,7 +34,7 @@ class Facets:
         self.taxonomy = taxonomy
         self._tags = tags
         self._terms: dict[tuple[str, str], Term] = {
-            (facet, term.id): term for facet in FACETS for term in taxonomy.terms(facet)
+            (facet, term.id): term for facet in LIBRARY_FACETS for term in taxonomy.terms(facet)
         }
 
     def label(self, facet: str, term_id: str, lang: str) -> str:
@@ -60,7 +61,7 @@ class Facets:
         """
         found: dict[str, tuple[FacetValue, ...]] = {}
         rolled = self._tags.rolled
-        for facet in FACETS:
+        for facet in LIBRARY_FACETS:
             chosen = query.filters.get(facet, ())
             others = self._tags.filter_mask(
                 {name: terms for name, terms in query.filters.items() if name != facet}
@@ -110,5 +111,5 @@ class Facets:
                 self.value(facet, term.id, self._tags.count(facet, term.id, everything), False, lang)
                 for term in self.taxonomy.terms(facet)
             )
-            for facet in FACETS
+            for facet in LIBRARY_FACETS
         }

@@ -22,7 +22,8 @@ from collections.abc import Iterable
 
 from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.knowledge.loader import Knowledge, Taxonomy
-from kubegap.knowledge.model import FACETS, ErrorSignature, Incident
+from kubegap.knowledge.model import ErrorSignature, Incident
+from kubegap.knowledge.organizations import LIBRARY_FACETS, ORGANIZATION_FACET
 from kubegap.library import analysis, signatures
 from kubegap.library.glossary import Glossary, GlossaryEntry, analyse_glossary, glossary_for
 from kubegap.library.ranking import PostingsBuilder
@@ -72,8 +73,8 @@ def facet_tokens(taxonomy: Taxonomy) -> dict[tuple[str, str], str]:
     """A short stable name per taxonomy term (facet and place in its file), kept for callers that key
     terms compactly."""
     return {
-        (facet, term.id): f"kgf{FACETS.index(facet)}t{position}"
-        for facet in FACETS
+        (facet, term.id): f"kgf{LIBRARY_FACETS.index(facet)}t{position}"
+        for facet in LIBRARY_FACETS
         for position, term in enumerate(taxonomy.terms(facet))
     }
 
@@ -126,6 +127,12 @@ def build(connection: sqlite3.Connection, knowledge: Knowledge, print_: str) -> 
             "taxonomy": json.dumps(
                 [facet.model_dump(mode="json") for facet in knowledge.taxonomy.facets.values()]
             ),
+            "former_ids": json.dumps(
+                {former: incident.id for incident in knowledge.incidents for former in incident.former_ids}
+            ),
+            "organizations": json.dumps(
+                [organization.model_dump(mode="json") for organization in knowledge.taxonomy.organizations]
+            ),
             "problems": json.dumps(
                 [problem.render(knowledge.root) for problem in sorted(knowledge.problems)]
             ),
@@ -153,7 +160,7 @@ def search_glossary(glossary: Glossary, errors: Iterable[ErrorEntry]) -> Glossar
 def _insert_terms(connection: sqlite3.Connection, taxonomy: Taxonomy) -> None:
     rows = [
         (facet, term.id, term.parent, position, term.label.ko, term.label.en)
-        for facet in FACETS
+        for facet in LIBRARY_FACETS
         for position, term in enumerate(taxonomy.terms(facet))
     ]
     connection.executemany("INSERT OR IGNORE INTO terms VALUES (?, ?, ?, ?, ?, ?)", rows)
@@ -171,7 +178,8 @@ def _insert_incident(
 ) -> None:
     tag_rows: dict[tuple[str, str], int] = {}
     tag_labels: list[str] = []
-    for facet, term_ids in incident.tags.by_facet().items():
+    named = {**incident.tags.by_facet(), ORGANIZATION_FACET: [incident.organization]}
+    for facet, term_ids in named.items():
         for term_id in term_ids:
             tag_rows[(facet, term_id)] = 1
             for ancestor in taxonomy.ancestors(facet, term_id):
@@ -204,7 +212,7 @@ def _insert_incident(
             text for signature in incident.error_signatures for text in _signature_texts(signature)
         ],
         "tags": tag_labels,
-        "body": list(_body(incident)),
+        "body": list(_body(incident, taxonomy)),
     }
     terms_by_field: dict[str, list[str]] = {}
     length = 0.0
@@ -255,9 +263,11 @@ def _signature_texts(signature: ErrorSignature) -> list[str]:
     return [signature.text, note.ko, note.en] if note is not None else [signature.text]
 
 
-def _body(incident: Incident) -> Iterable[str]:
-    """Every other human-readable string of an incident, both languages."""
-    yield from (incident.id, incident.organization, incident.summary.ko, incident.summary.en)
+def _body(incident: Incident, taxonomy: Taxonomy) -> Iterable[str]:
+    """Every other human-readable string of an incident, both languages (the organisation's aliases too)."""
+    yield from (incident.id, incident.summary.ko, incident.summary.en)
+    organization = taxonomy.organization(incident.organization)
+    yield from organization.aliases if organization is not None else [incident.organization]
     environment = incident.environment
     yield from (value for value in (environment.accelerator, environment.provider) if value)
     for source in incident.sources:
@@ -265,6 +275,8 @@ def _body(incident: Incident) -> Iterable[str]:
     sections = incident.sections
     single = [sections.symptom, sections.trigger, sections.cause, sections.detection, sections.lessons]
     lists = [*sections.contributing_factors, *sections.actions, *sections.follow_ups]
-    for text in [*single, *lists, incident.impact.notes, incident.cluster_visibility]:
+    # A note that the sources say nothing would make "detected" match every silent record.
+    said = [text for text in [*single, *lists] if not text.unstated]
+    for text in [*said, incident.impact.notes, incident.cluster_visibility]:
         if text is not None:
             yield from (text.ko, text.en)

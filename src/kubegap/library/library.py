@@ -21,7 +21,8 @@ from kubegap.errors import KnowledgeError, NotFoundError
 from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.knowledge.loader import Knowledge, Taxonomy, load_knowledge
 from kubegap.knowledge.model import Facet, Incident
-from kubegap.library import bitsets, index, sql, store
+from kubegap.knowledge.organizations import Organization
+from kubegap.library import bitsets, dates, index, sql, store
 from kubegap.library.analysis import ChunkAnalysis, clean_text
 from kubegap.library.facets import Facets
 from kubegap.library.glossary import AnalysedGlossary, Glossary, analyse_glossary, glossary_for
@@ -75,12 +76,16 @@ class Library:
             self._analysed_glossary: AnalysedGlossary | None = self._stored_glossary
             self._tags = bitsets.TagSets.load(connection)
             self._ids = dict(connection.execute("SELECT rowid, id FROM incidents").fetchall())
+            self._dates = dates.RowDates.load(connection)
         self._rowids = {incident_id: rowid for rowid, incident_id in self._ids.items()}
         self.incident_count = len(self._ids)
         self.taxonomy = Taxonomy(
-            {data["facet"]: Facet.model_validate(data) for data in json.loads(meta["taxonomy"])}
+            {data["facet"]: Facet.model_validate(data) for data in json.loads(meta["taxonomy"])},
+            tuple(Organization.model_validate(data) for data in json.loads(meta.get("organizations", "[]"))),
         )
         self.problems: list[str] = json.loads(meta.get("problems", "[]"))
+        # An incident renamed (its id's year fixed, say) keeps answering to its old id.
+        self._former_ids: dict[str, str] = json.loads(meta.get("former_ids", "{}"))
         self.facets = Facets(self.taxonomy, self._tags)
 
     # ---- construction -------------------------------------------------------------------------------
@@ -178,8 +183,9 @@ class Library:
     # ---- reading ------------------------------------------------------------------------------------
 
     def incident(self, incident_id: str) -> Incident:
-        """One incident by id; NotFoundError when there is none."""
-        found = self._load([str(incident_id)[:200]])
+        """One incident by id or by an id it had before; NotFoundError when there is none."""
+        wanted = str(incident_id)[:200]
+        found = self._load([self._former_ids.get(wanted, wanted)])
         if not found:
             raise NotFoundError(_no_incident(incident_id))
         return found[0]
@@ -190,7 +196,8 @@ class Library:
     def search(self, query: SearchQuery) -> SearchResult:
         """Run a query: one page of hits, counts per facet value and recurring components of all hits."""
         sort = query.sort if query.text or query.sort != "relevance" else "newest"
-        results = self._tags.filter_mask(query.filters)
+        dated = self._dates.mask(query.since, query.until)
+        results = self._tags.filter_mask(query.filters) & dated
         matches = EMPTY
         if query.text:
             matches = self._text_matches(query.text)
@@ -201,7 +208,8 @@ class Library:
         offset = (page - 1) * query.per_page
         # what a click on each facet value would give: the text's matches (over the whole library)
         # within whatever the changed filters allow
-        narrowing = (lambda allowed: matches.mask & allowed) if query.text else (lambda allowed: allowed)
+        text_mask = matches.mask if query.text else self._tags.everything
+        narrowing = lambda allowed: text_mask & dated & allowed  # noqa: E731
         choices = self.facets.choices(query, results, narrowing)
         rowids = self._page(results, sort, matches, offset, query.per_page)
         incidents = {incident.id: incident for incident in self._load([self._ids[rowid] for rowid in rowids])}
@@ -308,7 +316,7 @@ class Library:
 
     def similar(self, incident_id: str, limit: int = 5, lang: str = "ko") -> list[SimilarIncident]:
         """Incidents sharing the most error signatures and tags with this one, with those as reasons."""
-        rowid = self._rowids.get(str(incident_id))
+        rowid = self._rowids.get(self._former_ids.get(str(incident_id), str(incident_id)))
         if rowid is None:
             raise NotFoundError(_no_incident(incident_id))
         with self._lock:

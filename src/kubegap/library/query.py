@@ -2,11 +2,12 @@
 
 `SearchQuery.from_params` is the one place untrusted input (a query string, CLI flags, MCP arguments)
 becomes a query: it clamps and cleans and never raises, except `UsageError` for an unknown facet value
-when `strict` is set.
+or a date that is not one when `strict` is set.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -16,7 +17,9 @@ from kubegap.bilingual import message
 from kubegap.errors import UsageError
 from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.knowledge.model import FACETS, Incident
+from kubegap.knowledge.organizations import LIBRARY_FACETS, ORGANIZATION_FACET
 from kubegap.library.analysis import clean_text
+from kubegap.library.dates import parse_day
 from kubegap.text import Lang, label, normalize_lang
 
 if TYPE_CHECKING:
@@ -31,19 +34,29 @@ MAX_PAGE = 100_000
 MAX_VALUES_PER_FACET = 20
 # Parameter names accepted by from_params, besides the facet names themselves.
 TEXT_KEYS = ("q", "query", "text")
-FACET_ALIASES = {"factor": "contributing-factor", "contributing_factor": "contributing-factor"}
+FACET_ALIASES = {
+    "factor": "contributing-factor",
+    "contributing_factor": "contributing-factor",
+    "org": ORGANIZATION_FACET,
+    "organisation": ORGANIZATION_FACET,
+}
+DATE_KEYS = ("since", "until")
 
 
 @dataclass(frozen=True)
 class SearchQuery:
     """A search: free text (ko or en, or a pasted error line), facet filters, language, order, page.
 
-    filters: facet name -> term ids. AND across facets, OR within one facet. A term also matches
-    incidents tagged with any of its descendants (gpu-memory-error is a gpu-fault).
+    filters: facet name (the four tag facets and `organization`) -> term ids. AND across facets, OR
+    within one facet. A term also matches incidents tagged with any of its descendants
+    (gpu-memory-error is a gpu-fault; an organisation's parent matches its parts).
+    since / until: incidents that began on or after / on or before these days (either may be open).
     """
 
     text: str = ""
     filters: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    since: dt.date | None = None
+    until: dt.date | None = None
     lang: Lang = "ko"
     sort: Sort = "newest"
     page: int = 1
@@ -63,18 +76,23 @@ class SearchQuery:
 
         Never raises, except UsageError for a facet value the taxonomy does not know when `strict`.
         Unknown keys are ignored; numbers are clamped; text is cleaned and cut to MAX_QUERY_CHARS;
-        facet values may repeat or be comma-separated. Without an explicit sort, a query with text
-        sorts by relevance and one without by newest.
+        facet values may repeat or be comma-separated; an organisation may be given by id, name or
+        alias. since / until take YYYY, YYYY-MM or YYYY-MM-DD (a year or month means its first day for
+        since and its last for until). Without an explicit sort, a query with text sorts by relevance
+        and one without by newest.
         """
         text = clean_text(" ".join(_values(params, *TEXT_KEYS)))[:MAX_QUERY_CHARS].strip()
         filters: dict[str, tuple[str, ...]] = {}
         ignored: list[tuple[str, str]] = []
-        for facet in FACETS:
+        for facet in LIBRARY_FACETS:
             keys = [facet, *(alias for alias, target in FACET_ALIASES.items() if target == facet)]
             chosen: list[str] = []
             for raw in _values(params, *keys):
                 for part in raw.split(","):
-                    value = clean_text(part).lower()[:100]
+                    value = clean_text(part)[:100]
+                    if facet == ORGANIZATION_FACET and taxonomy is not None:
+                        value = taxonomy.organization_id(value) or value.lower()
+                    value = value.lower()
                     if not value or value in chosen:
                         continue
                     if taxonomy is not None and taxonomy.term(facet, value) is None:
@@ -85,6 +103,9 @@ class SearchQuery:
                     chosen.append(value)
             if chosen:
                 filters[facet] = tuple(chosen[:MAX_VALUES_PER_FACET])
+        since, until = (_date_param(params, key, strict=strict, ignored=ignored) for key in DATE_KEYS)
+        if strict and since is not None and until is not None and since > until:
+            raise UsageError(f"since ({since}) is after until ({until}); no incident can match")
         sort_values = [value.strip().lower() for value in _values(params, "sort")]
         sort: Sort = next(
             (value for value in SORTS if value in sort_values), "relevance" if text else "newest"
@@ -92,6 +113,8 @@ class SearchQuery:
         return cls(
             text=text,
             filters=filters,
+            since=since,
+            until=until,
             lang=normalize_lang(next(iter(_values(params, "lang")), None)),
             sort=sort,
             page=_clamped_int(_values(params, "page"), default=1, low=1, high=MAX_PAGE),
@@ -106,9 +129,13 @@ class SearchQuery:
         params: dict[str, list[str]] = {}
         if self.text:
             params["q"] = [self.text]
-        for facet in FACETS:
+        for facet in LIBRARY_FACETS:
             if self.filters.get(facet):
                 params[facet] = list(self.filters[facet])
+        if self.since is not None:
+            params["since"] = [self.since.isoformat()]
+        if self.until is not None:
+            params["until"] = [self.until.isoformat()]
         params["lang"] = [self.lang]
         if self.sort != ("relevance" if self.text else "newest"):
             params["sort"] = [self.sort]
@@ -178,7 +205,9 @@ class SearchResult:
     start: int  # 1-based index of the first hit shown; 0 when there are none
     end: int  # 1-based index of the last hit shown; 0 when there are none
     hits: tuple[SearchHit, ...]
-    facets: dict[str, tuple[FacetValue, ...]]  # every facet in FACETS, values with count > 0 or selected
+    facets: dict[
+        str, tuple[FacetValue, ...]
+    ]  # every facet in LIBRARY_FACETS, values with count > 0 or selected
     recurring_components: tuple[FacetValue, ...]  # components most often tagged in the whole result set
     page_count: int
     relaxed: bool = False  # no incident has every word of the text; hits have some of them, best first
@@ -237,6 +266,23 @@ def _values(params: Mapping[str, object], *keys: str) -> list[str]:
     return found
 
 
+def _date_param(
+    params: Mapping[str, object], key: str, *, strict: bool, ignored: list[tuple[str, str]]
+) -> dt.date | None:
+    """The first value under `key` as a day; a year or a month stands for its first or last day."""
+    for raw in _values(params, key):
+        value = clean_text(raw)[:40]
+        if not value:
+            continue
+        parsed = parse_day(value, last=key == "until")
+        if parsed is not None:
+            return parsed
+        if strict:
+            raise UsageError(f"{key} {value!r} is not a date; use YYYY, YYYY-MM or YYYY-MM-DD")
+        ignored.append((key, value))
+    return None
+
+
 def _clamped_int(values: list[str], *, default: int, low: int, high: int) -> int:
     for value in values:
         try:
@@ -268,6 +314,7 @@ def _unknown_value_message(facet: str, value: str, taxonomy: Taxonomy) -> str:
 __all__ = [
     "DEFAULT_PER_PAGE",
     "FACETS",
+    "LIBRARY_FACETS",
     "MAX_PER_PAGE",
     "MAX_QUERY_CHARS",
     "SORTS",

@@ -10,6 +10,7 @@ from rich.text import Text
 from rich.tree import Tree
 
 from kubegap.knowledge.model import FACETS, SECTION_ORDER, Bilingual, Incident, ReasonedText
+from kubegap.knowledge.organizations import LIBRARY_FACETS
 from kubegap.library.highlight import segments
 from kubegap.library.library import Library
 from kubegap.library.query import FacetValue, SearchResult, SimilarIncident
@@ -69,8 +70,8 @@ def search_result(result: SearchResult, library: Library, width: int = 200) -> R
 
 
 def _text(value: Bilingual, lang: str) -> Text:
-    text = Text(value.get(lang))
-    if isinstance(value, ReasonedText):
+    text = Text(value.get(lang), style="dim italic" if getattr(value, "unstated", False) else "")
+    if isinstance(value, ReasonedText) and value.basis is not None:
         text.append(f"  ({label(f'basis.{value.basis.value}', lang)})", style="dim")
     return text
 
@@ -87,9 +88,10 @@ def _section(incident: Incident, name: str, library: Library, lang: str) -> Rend
 
 def incident_detail(incident: Incident, library: Library, lang: str) -> RenderableType:
     when = incident.date.isoformat() + (f" ~ {incident.end_date.isoformat()}" if incident.end_date else "")
+    organization = library.taxonomy.organization_name(incident.organization, lang)
     parts: list[RenderableType] = [
         Text(incident.title.get(lang), style="bold"),
-        Text(f"{incident.id} · {when} · {incident.organization}", style="dim"),
+        Text(f"{incident.id} · {when} · {organization}", style="dim"),
         Text(incident.summary.get(lang)),
     ]
     for name in SECTION_ORDER:
@@ -134,7 +136,7 @@ def similar_list(similar: list[SimilarIncident], lang: str) -> RenderableType:
 def facet_trees(overview: dict[str, tuple[FacetValue, ...]], lang: str) -> RenderableType:
     """Each facet as a tree of its terms (children under parents) with rolled-up counts."""
     trees: list[RenderableType] = []
-    for facet in FACETS:
+    for facet in LIBRARY_FACETS:
         values = overview.get(facet, ())
         tree = Tree(Text(label(f"facet.{facet}", lang), style="bold"))
         nodes: dict[str, Tree] = {}

@@ -4,7 +4,8 @@ Two incidents are alike when they quote the same error signature or name the sam
 We rank by shared signatures first (the strongest evidence: the same log line), then by the number of
 shared terms, then newest first, and we hand back the shared things themselves as the reasons. Only
 terms each incident names directly count, not the parents they roll up to ("both are hardware faults"
-would make everything alike).
+would make everything alike), and the organisation does not count: one publisher's outages are not
+alike for being its own.
 
 The shared-term count of every other incident at once is a bit-sliced sum: each of this incident's
 term bit sets is added into binary counter planes (planes[k] holds bit k of every incident's count),
@@ -16,6 +17,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
+from kubegap.knowledge.organizations import ORGANIZATION_FACET
 from kubegap.library.bitsets import TagSets, rowids_descending
 
 _SHARED_SIGNATURES = """
@@ -57,7 +59,7 @@ def _exactly(planes: list[int], count: int, everything: int) -> int:
 
 
 def find_similar(connection: sqlite3.Connection, tags: TagSets, rowid: int, limit: int) -> list[Likeness]:
-    mine = [key for key, mask in tags.direct.items() if mask >> rowid & 1]
+    mine = [key for key, mask in tags.direct.items() if key[0] != ORGANIZATION_FACET and mask >> rowid & 1]
     quoted: dict[int, list[str]] = {}
     for other, text in connection.execute(_SHARED_SIGNATURES, (rowid,)):
         if text not in quoted.setdefault(other, []):

@@ -19,8 +19,9 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from kubegap.knowledge import error_model, model
+from kubegap.knowledge import error_model, model, organizations
 from kubegap.knowledge.loader import Knowledge
+from kubegap.knowledge.organizations import FILE_NAME as ORGANIZATIONS_FILE
 from kubegap.library import analysis, glossary, index, korean, ranking, signatures
 
 DB_ENV = "KUBEGAP_DB"
@@ -31,12 +32,16 @@ def fingerprint(root: Path) -> str:
     """Names and bytes of every knowledge file, of the indexing code and of the model the stored
     documents follow: any change means a rebuild."""
     digest = hashlib.sha256(index.FORMAT.encode())
-    for module in (analysis, korean, ranking, glossary, signatures, model, error_model):
+    for module in (analysis, korean, ranking, glossary, signatures, model, error_model, organizations):
         digest.update(Path(module.__file__ or "").read_bytes())
     digest.update(Path(index.__file__ or "").read_bytes())
     own_glossary = root / "glossary.yaml"
     with contextlib.suppress(OSError):
         digest.update((own_glossary if own_glossary.is_file() else glossary.BUNDLED_GLOSSARY).read_bytes())
+    organization_list = root / ORGANIZATIONS_FILE
+    digest.update(f"\0{ORGANIZATIONS_FILE}\0".encode())
+    with contextlib.suppress(OSError):
+        digest.update(organization_list.read_bytes())
     for folder in ("taxonomy", "incidents", "studies", "errors"):
         for path in sorted((root / folder).glob("*.yaml")) if (root / folder).is_dir() else []:
             digest.update(f"\0{folder}/{path.name}\0".encode())

@@ -36,11 +36,15 @@ class TermLink:
 
 @dataclass(frozen=True, slots=True)
 class Item:
-    """A line of a section; `basis` is 'stated' or 'inferred' for reasoned text, else empty."""
+    """A line of a section; `basis` is 'stated' or 'inferred' for reasoned text, else empty.
+
+    `unstated` marks the note that the sources say nothing on this section (a template may dim it).
+    """
 
     text: str
     basis: str = ""
     basis_label: str = ""
+    unstated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +116,7 @@ def build_card(
         summary=summary,
         date=incident.date.isoformat(),
         end_date=incident.end_date.isoformat() if incident.end_date else "",
-        organization=incident.organization,
+        organization=taxonomy.organization_name(incident.organization, lang),
         sections=sections,
         matched_signatures=matched_signatures,
         title_marks=marked(title, marks),
@@ -148,6 +152,7 @@ def _items(value: object, lang: Lang) -> tuple[Item, ...]:
 
 
 def _item(text: Bilingual, lang: Lang) -> Item:
-    if isinstance(text, ReasonedText):
-        return Item(text.get(lang), text.basis.value, t(f"basis.{text.basis.value}", lang))
-    return Item(text.get(lang))
+    unstated = bool(getattr(text, "unstated", False))
+    if isinstance(text, ReasonedText) and text.basis is not None:
+        return Item(text.get(lang), text.basis.value, t(f"basis.{text.basis.value}", lang), unstated)
+    return Item(text.get(lang), unstated=unstated)

@@ -116,7 +116,7 @@ def atom_feed(site: Site, lang: Lang, base_url: str) -> bytes:
         _text(entry, "updated", _timestamp((incident.end_date or incident.date).isoformat()))
         _text(entry, "published", _timestamp(incident.date.isoformat()))
         author = ElementTree.SubElement(entry, f"{{{ATOM}}}author")
-        _text(author, "name", incident.organization)
+        _text(author, "name", site.knowledge.taxonomy.organization_name(incident.organization, lang))
         _text(entry, "summary", incident.summary.get(lang))
         for facet in FACETS:
             for term in incident.tags.by_facet()[facet]:

@@ -36,6 +36,9 @@ _WEB_LABELS: dict[str, tuple[str, str]] = {
     "filters.remove": ("조건 빼기: {name}", "Remove filter: {name}"),
     "filters.clear": ("모두 지우기", "Clear all"),
     "filters.text": ("검색어", "Text"),
+    "filters.since": ("시작일", "From"),
+    "filters.until": ("종료일", "Until"),
+    "search.dates": ("사례 시작일 범위", "Incidents that began"),
     "sort.label": ("정렬", "Sort"),
     "paging.label": ("페이지", "Pages"),
     "paging.previous": ("이전", "Previous"),
@@ -46,7 +49,7 @@ _WEB_LABELS: dict[str, tuple[str, str]] = {
     "card.matched": ("일치한 오류 시그니처", "Matched error signature"),
     "checkbox.title": ("내 클러스터에서 점검하기", "Check it in my cluster"),
     "checkbox.intro": (
-        "kubegap 은 쿠버네티스 클러스터를 읽기만 하면서, "
+        "kubegap은 쿠버네티스 클러스터를 읽기만 하면서, "
         "이런 사례로 이어진 틈이 내 클러스터에도 있는지 봅니다. "
         "점검마다 이 라이브러리의 공개 보고서를 근거로 듭니다.",
         "kubegap reads a Kubernetes cluster without changing it and looks for the gaps that led to incidents "
@@ -62,8 +65,8 @@ _WEB_LABELS: dict[str, tuple[str, str]] = {
         "이 결과에는 구성 요소 태그가 없습니다.",
         "These results carry no component tags.",
     ),
-    "run.claude": ("Claude Code 에서", "From Claude Code"),
-    "run.codex": ("Codex 에서 (~/.codex/config.toml)", "From Codex (~/.codex/config.toml)"),
+    "run.claude": ("Claude Code에서", "From Claude Code"),
+    "run.codex": ("Codex에서 (~/.codex/config.toml)", "From Codex (~/.codex/config.toml)"),
     "run.cli": ("명령줄에서", "From the command line"),
     "case.meta": ("사례 정보", "About this incident"),
     "case.date": ("날짜", "Date"),
@@ -141,7 +144,7 @@ _WEB_LABELS: dict[str, tuple[str, str]] = {
     "study.lessons": ("교훈", "Lessons"),
     "checks.title": ("점검 항목", "Checks"),
     "checks.intro": (
-        "kubegap 이 클러스터에서 찾는 틈입니다. 점검마다 근거가 되는 사례가 있습니다.",
+        "kubegap이 클러스터에서 찾는 틈입니다. 점검마다 근거가 되는 사례가 있습니다.",
         "The gaps kubegap looks for in a cluster. Every check cites the incidents behind it.",
     ),
     "checks.none": ("아직 등록된 점검이 없습니다.", "No checks are registered yet."),
@@ -165,6 +168,11 @@ _WEB_LABELS: dict[str, tuple[str, str]] = {
     "notice.unknown-values": (
         "모르는 조건 값은 무시했습니다: {values}",
         "Ignored unknown filter values: {values}",
+    ),
+    "notice.bad-date": (
+        "{name}에 적은 '{value}'는 날짜로 읽을 수 없어 무시했습니다. "
+        "YYYY, YYYY-MM, YYYY-MM-DD 꼴로 적어 주세요.",
+        "Ignored {name} '{value}': not a date. Use YYYY, YYYY-MM or YYYY-MM-DD.",
     ),
     "notice.last-page": (
         "{page}쪽은 없어서 마지막 쪽을 보여 줍니다.",

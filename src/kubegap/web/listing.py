@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from kubegap.knowledge.organizations import LIBRARY_FACETS
 from kubegap.library.query import SORTS, SearchQuery, SearchResult
 from kubegap.text import count_label, label, result_range
 from kubegap.web import urls
@@ -63,6 +64,8 @@ class ListPage:
     url: str
     text: str
     filters: dict[str, tuple[str, ...]]
+    since: str  # YYYY-MM-DD or "" (open), as the search form shows it
+    until: str
     sort: str
     view: str
     page: int
@@ -134,6 +137,8 @@ def build_list_page(site: Site, state: ListState) -> ListPage:
         url=urls.list_url(query, tab, view),
         text=query.text,
         filters=dict(query.filters),
+        since=query.since.isoformat() if query.since else "",
+        until=query.until.isoformat() if query.until else "",
         sort=query.sort,
         view=view,
         page=query.page,
@@ -205,9 +210,15 @@ def _chips(site: Site, query: SearchQuery, tab: str, view: str) -> tuple[Chip, .
         name = f"{t('filters.text', lang)}: {query.text}"
         remove = t("filters.remove", lang, name=name)
         chips.append(Chip("q", query.text, name, urls.without_text_url(query, tab, view), remove))
+    for key in ("since", "until"):
+        day = getattr(query, key)
+        if day is not None:
+            name = f"{t(f'filters.{key}', lang)}: {day.isoformat()}"
+            remove = t("filters.remove", lang, name=name)
+            chips.append(Chip(key, day.isoformat(), name, urls.without_dates_url(query, tab, key), remove))
     taxonomy = site.knowledge.taxonomy
-    for facet, terms in query.filters.items():
-        for term_id in terms:
+    for facet in LIBRARY_FACETS:
+        for term_id in query.filters.get(facet, ()):
             term = taxonomy.term(facet, term_id)
             name = f"{facet_title(facet, lang)}: {term.label.get(lang) if term else term_id}"
             remove = t("filters.remove", lang, name=name)
@@ -218,6 +229,7 @@ def _chips(site: Site, query: SearchQuery, tab: str, view: str) -> tuple[Chip, .
 
 
 def _hidden_fields(query: SearchQuery, tab: str, view: str) -> tuple[HiddenField, ...]:
-    """The state a new search keeps: filters, sort, size, tab and view, but not the text or the page."""
-    pairs = urls.query_params(replace(query, text="", page=1), tab, view)
+    """The state a new search keeps: filters, sort, size, tab and view, but not the text, the dates (the
+    form has fields of its own for them) or the page."""
+    pairs = urls.query_params(replace(query, text="", since=None, until=None, page=1), tab, view)
     return tuple(HiddenField(name, value) for name, value in pairs)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from kubegap import __version__
-from kubegap.knowledge.model import FACETS
+from kubegap.knowledge.organizations import LIBRARY_FACETS
 from kubegap.library.query import MAX_PER_PAGE, SORTS
 
 _LANG = {"name": "lang", "in": "path", "required": True, "schema": {"type": "string", "enum": ["ko", "en"]}}
@@ -40,7 +40,17 @@ def _list_parameters() -> list[dict[str, Any]]:
             "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PER_PAGE},
         },
     ]
-    for facet in FACETS:
+    for key in ("since", "until"):
+        parameters.append(
+            {
+                "name": key,
+                "in": "query",
+                "schema": {"type": "string", "pattern": r"^\d{4}(-\d{1,2}(-\d{1,2})?)?$"},
+                "description": f"Only incidents that began {_DATE_SIDES[key]} this day "
+                "(YYYY, YYYY-MM or YYYY-MM-DD).",
+            }
+        )
+    for facet in LIBRARY_FACETS:
         parameters.append(
             {
                 "name": facet,
@@ -52,6 +62,9 @@ def _list_parameters() -> list[dict[str, Any]]:
             }
         )
     return parameters
+
+
+_DATE_SIDES = {"since": "on or after", "until": "on or before"}
 
 
 def _operation(summary: str, schema: str, parameters: list[dict[str, Any]]) -> dict[str, Any]:

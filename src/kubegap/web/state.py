@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from starlette.datastructures import ImmutableMultiDict
 
 from kubegap.knowledge.loader import Taxonomy
-from kubegap.library.query import MAX_QUERY_CHARS, TEXT_KEYS, SearchQuery
+from kubegap.library.query import DATE_KEYS, MAX_QUERY_CHARS, TEXT_KEYS, SearchQuery
 from kubegap.text import Lang
 from kubegap.web.labels import t
 from kubegap.web.urls import DEFAULT_TAB, DEFAULT_VIEW, TABS, VIEWS
@@ -36,9 +36,13 @@ def parse_list_state(params: ImmutableMultiDict[str, str], lang: Lang, taxonomy:
     notices: list[str] = []
     if sum(len(value) for key in TEXT_KEYS for value in lists.get(key, [])) > MAX_QUERY_CHARS:
         notices.append(t("notice.text-cut", lang))
-    if query.ignored_filters:
-        values = ", ".join(value[:60] for _, value in query.ignored_filters[:MAX_NOTED_VALUES])
+    unknown = [value for key, value in query.ignored_filters if key not in DATE_KEYS]
+    if unknown:
+        values = ", ".join(value[:60] for value in unknown[:MAX_NOTED_VALUES])
         notices.append(t("notice.unknown-values", lang, values=values))
+    for key, value in query.ignored_filters:
+        if key in DATE_KEYS:
+            notices.append(t("notice.bad-date", lang, name=t(f"filters.{key}", lang), value=value[:40]))
     tab = params.get("tab", "")
     view = params.get("view", "")
     return ListState(

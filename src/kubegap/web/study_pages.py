@@ -160,7 +160,7 @@ def build_study_page(site: Site, study_id: str, lang: Lang) -> StudyPage | None:
         lang=lang,
         title=study.title.get(lang),
         summary=study.summary.get(lang),
-        organization=study.organization,
+        organization=taxonomy.organization_name(study.organization, lang),
         period=study.period.get(lang),
         period_start=study.period_start.isoformat() if study.period_start else "",
         period_end=study.period_end.isoformat() if study.period_end else "",

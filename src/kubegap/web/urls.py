@@ -10,10 +10,10 @@ from dataclasses import replace
 from functools import lru_cache
 from urllib.parse import quote, urlencode
 
-from kubegap.knowledge.model import FACETS
+from kubegap.knowledge.organizations import LIBRARY_FACETS
 from kubegap.library.query import DEFAULT_PER_PAGE, SearchQuery
 
-TABS: tuple[str, ...] = (*FACETS, "incidents")
+TABS: tuple[str, ...] = (*LIBRARY_FACETS, "incidents")
 DEFAULT_TAB = "cause"
 # How results are shown: compact rows (title, date, summary, chips) or the full nine-section cards.
 VIEWS: tuple[str, ...] = ("compact", "full")
@@ -95,8 +95,12 @@ def query_params(
     pairs: list[tuple[str, str]] = []
     if query.text:
         pairs.append(("q", query.text))
-    for facet in FACETS:
+    for facet in LIBRARY_FACETS:
         pairs.extend((facet, term) for term in query.filters.get(facet, ()))
+    if query.since is not None:
+        pairs.append(("since", query.since.isoformat()))
+    if query.until is not None:
+        pairs.append(("until", query.until.isoformat()))
     if query.sort != default_sort(query):
         pairs.append(("sort", query.sort))
     if query.per_page != DEFAULT_PER_PAGE:
@@ -137,9 +141,12 @@ class Toggler:
         self._filters = query.filters
         self._text = _encoded([("q", query.text)]) if query.text else ""
         pairs = query_params(replace(query, page=1), tab, view)
-        self._rest = _encoded([(name, value) for name, value in pairs if name != "q" and name not in FACETS])
+        self._rest = _encoded(
+            [(name, value) for name, value in pairs if name != "q" and name not in LIBRARY_FACETS]
+        )
         self._pieces = {
-            facet: _encoded([(facet, term) for term in query.filters.get(facet, ())]) for facet in FACETS
+            facet: _encoded([(facet, term) for term in query.filters.get(facet, ())])
+            for facet in LIBRARY_FACETS
         }
 
     def url(self, facet: str, term_id: str) -> str:
@@ -150,7 +157,7 @@ class Toggler:
         if chosen == current:
             chosen = (*current, term_id)
         pieces = [self._text]
-        for name in FACETS:
+        for name in LIBRARY_FACETS:
             pieces.append(
                 _encoded([(name, term) for term in chosen]) if name == facet else self._pieces[name]
             )
@@ -161,6 +168,12 @@ class Toggler:
 
 def _encoded(pairs: list[tuple[str, str]]) -> str:
     return urlencode(pairs, quote_via=quote)
+
+
+def without_dates_url(query: SearchQuery, tab: str, key: str) -> str:
+    """The view with one end of the date range ('since' or 'until') opened again."""
+    opened = replace(query, since=None) if key == "since" else replace(query, until=None)
+    return list_url(replace(opened, page=1), tab)
 
 
 def without_text_url(query: SearchQuery, tab: str, view: str = DEFAULT_VIEW) -> str:

@@ -49,7 +49,7 @@ CHECK = CheckMeta(
         "Fails when DISABLE_DEV_CHAR_SYMLINK_CREATION is true in the ClusterPolicy's validator.driver.env "
         "or in the env of a validator or driver DaemonSet (init containers included).",
     ),
-    incidents=("nvidia-ctk-2023-daemon-reload-containers-lose-gpus",),
+    incidents=("nvidia-ctk-2022-06-daemon-reload-containers-lose-gpus",),
     needs=("apps/DaemonSet",),
     optional=("nvidia.com/ClusterPolicy",),
     components=("container-toolkit", "gpu-operator"),

@@ -52,7 +52,7 @@ CHECK = CheckMeta(
     incidents=(
         "goodfire-2026-zombie-slurm-jobs-128-h100",
         "pytorch-2023-nccl-watchdog-fails-to-crash",
-        "bloom-2022-04-30-eval-hang-deepspeed-race",
+        "bloom-2022-04-30-eval-hang-deepspeed-deadlock",
     ),
     needs=(),
     optional=WORKLOAD_KINDS,

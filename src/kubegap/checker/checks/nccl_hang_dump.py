@@ -47,7 +47,7 @@ CHECK = CheckMeta(
         "TORCH_NCCL_DUMP_ON_TIMEOUT or sets TORCH_NCCL_TRACE_BUFFER_SIZE to 0. PyTorch is inferred from "
         "the kind, images and commands; gloo backends are left out.",
     ),
-    incidents=("llama3-2024-54-day-interruptions", "bloom-2022-04-30-eval-hang-deepspeed-race"),
+    incidents=("llama3-2024-54-day-interruptions", "bloom-2022-04-30-eval-hang-deepspeed-deadlock"),
     needs=(),
     optional=WORKLOAD_KINDS,
     components=("nccl", "training-framework"),
