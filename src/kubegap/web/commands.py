@@ -69,6 +69,14 @@ def _settle(site: Site) -> None:
 )
 @click.option("--context", help="kubeconfig context (default: the current one).")
 @click.option("--no-scan", is_flag=True, help="Serve the library only; scan no cluster.")
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Also answer requests for this host name (repeatable; '*.example.com' for a domain). "
+    "127.0.0.1, localhost and the --host address are always served; other names get a 400.",
+)
 def serve(
     host: str,
     port: int,
@@ -78,6 +86,7 @@ def serve(
     kubeconfig: str | None,
     context: str | None,
     no_scan: bool,
+    allowed_hosts: tuple[str, ...],
 ) -> None:
     """Browse the Incident Library and a read-only report on your cluster (Korean and English).
 
@@ -89,7 +98,9 @@ def serve(
     from kubegap.web.app import create_app
     from kubegap.web.cluster_scan import ClusterScan
     from kubegap.web.cluster_source import choose_source
+    from kubegap.web.security import is_wildcard_bind, served_hosts
 
+    hosts = served_hosts(host, allowed_hosts)
     _check_port_free(host, port)
     source = choose_source(
         snapshot_paths=snapshot_paths,
@@ -100,9 +111,16 @@ def serve(
         no_scan=no_scan,
     )
     cluster = ClusterScan(source)
-    app = create_app(cluster=cluster)
+    app = create_app(cluster=cluster, allowed_hosts=hosts)
     _settle(app.state.site)
     click.echo(source.startup_line(), err=True)
     click.echo(f"kubegap Incident Library: http://{host}:{port}/ (Ctrl+C to stop)", err=True)
+    click.echo(f"Serving requests for: {', '.join(hosts)}", err=True)
+    if is_wildcard_bind(host) and not allowed_hosts:
+        click.echo(
+            "Listening on every interface, but other machines' requests name this host by its own "
+            "name or address: add it with --allowed-host NAME.",
+            err=True,
+        )
     cluster.start()
     uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False, proxy_headers=False)

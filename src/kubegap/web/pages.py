@@ -97,9 +97,15 @@ def _check(request: Request, site: Site, lang: Lang) -> Page:
 
 
 def _cluster(request: Request, site: Site, lang: Lang) -> Page:
-    """`?rescan=1` asks for a new scan (rate-limited by ClusterScan); the page then shows it running."""
-    rescan = site.cluster.request_rescan() if request.query_params.get("rescan") == "1" else None
-    context = cluster_page.build_cluster_page(site, lang, rescan)
+    """The cluster page; a GET never starts a scan, whatever its query string says."""
+    context = cluster_page.build_cluster_page(site, lang)
+    return Page(context, "cluster.html", context.title, "cluster", "no-store")
+
+
+def cluster_rescan(request: Request, site: Site, lang: Lang) -> Page:
+    """After app.py checked the POST's origin and token: ask for a new scan (rate-limited by
+    ClusterScan) and show the page with what became of the request."""
+    context = cluster_page.build_cluster_page(site, lang, site.cluster.request_rescan())
     return Page(context, "cluster.html", context.title, "cluster", "no-store")
 
 
