@@ -1,6 +1,9 @@
 """Markdown for pull-request comments: counts first, then open fails with the fix and the incidents behind it.
 
 Long reports are cut (GitHub comments have a size limit) with a line saying how many were left out.
+Text from the cluster or the files (names, messages, evidence, kinds, notes) goes through
+`escaping.py`: names and evidence as code spans nothing can close, prose escaped, so a hostile
+object name cannot add HTML, an image or a link to a posted comment.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from kubegap.checker.reports._common import (
     one_line,
     report_lang,
 )
+from kubegap.checker.reports.escaping import markdown_code, markdown_text
 from kubegap.checker.scan_report import COUNT_KEYS, ScanReport, is_open_fail, worst_first
 from kubegap.redaction import redact_text
 from kubegap.text import label
@@ -22,7 +26,15 @@ MAX_ROWS = 100
 
 
 def _cell(text: str, limit: int = 300) -> str:
-    return one_line(text, limit).replace("|", "\\|")
+    return markdown_text(one_line(text, limit))
+
+
+def _prose(text: str, limit: int = 500) -> str:
+    return markdown_text(one_line(text, limit), in_table=False)
+
+
+def _code(text: str, limit: int = 300) -> str:
+    return markdown_code(one_line(text, limit))
 
 
 def _finding_rows(findings: list[Finding], lang: str) -> list[str]:
@@ -31,12 +43,13 @@ def _finding_rows(findings: list[Finding], lang: str) -> list[str]:
         message = finding.message
         if finding.exempted_by:
             message += f" (exempted: {finding.exempted_by})"
+        cell = _cell(message, 800)
         evidence = evidence_text(finding, 160)
         if evidence:
-            message += f" — `{evidence.replace('`', '')}`"
+            cell += f" — {markdown_code(evidence)}"
         rows.append(
-            f"| {label('severity.' + finding.severity.value, lang)} | `{finding.check_id}` "
-            f"| `{_cell(finding.object.display())}` | {_cell(message, 800)} |"
+            f"| {label('severity.' + finding.severity.value, lang)} | {_code(finding.check_id)} "
+            f"| {_code(finding.object.display())} | {cell} |"
         )
     if len(findings) > MAX_ROWS:
         rows.append(f"\n…and {len(findings) - MAX_ROWS} more (see the JSON or SARIF report).")
@@ -50,7 +63,7 @@ def render_markdown(report: ScanReport, lang: str | None = "en", base_url: str |
     lines = [
         "## kubegap scan",
         "",
-        f"Source: {one_line(report.source)} ({report.mode}) · {report.finished_at}",
+        f"Source: {_prose(report.source)} ({report.mode}) · {report.finished_at}",
         "",
         " · ".join(f"**{counts[key]}** {count_label(key, lang)}" for key in COUNT_KEYS),
         "",
@@ -75,7 +88,9 @@ def render_markdown(report: ScanReport, lang: str | None = "en", base_url: str |
     if unknown:
         lines += ["### Could not decide", "", "| Check | Reason | Message |", "| --- | --- | --- |"]
         for finding in unknown[:MAX_ROWS]:
-            lines.append(f"| `{finding.check_id}` | {finding.reason} | {_cell(finding.message)} |")
+            lines.append(
+                f"| {_code(finding.check_id)} | {_cell(finding.reason)} | {_cell(finding.message)} |"
+            )
         lines.append("")
     if exempted:
         lines += [
@@ -90,10 +105,10 @@ def render_markdown(report: ScanReport, lang: str | None = "en", base_url: str |
     if unread:
         lines += ["<details><summary>Coverage: what could not be read</summary>", ""]
         lines += ["| Kind | Status | Detail |", "| --- | --- | --- |"]
-        lines += [f"| `{row.kind}` | {row.status} | {_cell(row.detail)} |" for row in unread]
+        lines += [f"| {_code(row.kind)} | {_cell(row.status)} | {_cell(row.detail)} |" for row in unread]
         lines += ["", "</details>", ""]
     if report.notes:
         lines += ["<details><summary>Notes</summary>", ""]
-        lines += [f"- {one_line(note)}" for note in report.notes]
+        lines += [f"- {_prose(note)}" for note in report.notes]
         lines += ["", "</details>", ""]
     return redact_text("\n".join(lines) + "\n", limit=60_000)

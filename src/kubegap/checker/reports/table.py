@@ -148,7 +148,7 @@ def render_table(
         color_system="auto" if color else None,
         highlight=False,
     )
-    where = f" · context {report.context}" if report.context else ""
+    where = f" · context {one_line(report.context, 200)}" if report.context else ""
     console.print(
         f"[bold]kubegap scan[/] · {_safe(report.source, 300)} ({escape(report.mode)}){escape(where)}"
     )
