@@ -30,13 +30,13 @@ CUT_MARGIN = 16_384
 _VARIABLE_REFERENCE = re.compile(r"\$(?:[A-Za-z_]\w{0,127}|\{[A-Za-z_]\w{0,127}\}|\([A-Za-z_]\w{0,127}\))")
 _BOOLEANS = frozenset({"true", "false", "yes", "no", "on", "off", "0", "1", ""})
 # `--password=x`, `--api-key x`, `-token=x`, `password: x`, `PASSWORD=x`, `password = "x"` in free text.
+# Only the name and separator are matched; the value is read after the name proved secret, so a
+# name that is not secret never swallows text that holds the next assignment ("agent:Node/token: x").
 # The look-behinds hold every character the names consume, so no run is scanned from its middle.
-_FLAG_ASSIGNMENT = re.compile(
-    r"(?<![A-Za-z0-9_.\-])(--?[A-Za-z][A-Za-z0-9_.\-]{0,127}+)(=|\s++)([^\s\"',;]++)"
-)
-_ENV_ASSIGNMENT = re.compile(
-    r"(?<![A-Za-z0-9_.\-])([A-Za-z_][A-Za-z0-9_.\-]{0,127}+)([ \t]*+(?:=|:)[ \t]*+[\"']?)([^\s\"',;&]++)"
-)
+_FLAG_NAME = re.compile(r"(?<![A-Za-z0-9_.\-])(--?[A-Za-z][A-Za-z0-9_.\-]{0,127}+)(=|\s++(?!-))")
+_ENV_NAME = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z_][A-Za-z0-9_.\-]{0,127}+)([ \t]*+[=:][ \t]*+[\"']?)")
+_FLAG_VALUE = re.compile(r"[^\s\"',;]++")
+_ENV_VALUE = re.compile(r"[^\s\"',;&]++")
 
 __all__ = [
     "CONTEXT_FORMATS",
@@ -52,17 +52,28 @@ __all__ = [
 ]
 
 
-def _redact_named_assignments(text: str) -> str:
-    def replace(match: re.Match[str]) -> str:
-        name, separator, value = match.groups()
-        if value.startswith(REDACTED) or value.lower() in _BOOLEANS or value.startswith("-"):
-            return match.group(0)
-        if _VARIABLE_REFERENCE.fullmatch(value):
-            return match.group(0)
-        return f"{name}{separator}{REDACTED}" if is_secret_name(name) else match.group(0)
+def _redact_assignments(text: str, names: re.Pattern[str], values: re.Pattern[str]) -> str:
+    parts: list[str] = []
+    position = 0
+    for found in names.finditer(text):
+        if found.start() < position or not is_secret_name(found.group(1)):
+            continue
+        value = values.match(text, found.end())
+        if value is None:
+            continue
+        shown = value.group(0)
+        if shown.startswith(REDACTED) or shown.lower() in _BOOLEANS or _VARIABLE_REFERENCE.fullmatch(shown):
+            continue
+        parts.append(text[position : found.end()])
+        parts.append(REDACTED)
+        position = value.end()
+    parts.append(text[position:])
+    return "".join(parts)
 
-    text = _FLAG_ASSIGNMENT.sub(replace, text)
-    return _ENV_ASSIGNMENT.sub(replace, text)
+
+def _redact_named_assignments(text: str) -> str:
+    text = _redact_assignments(text, _FLAG_NAME, _FLAG_VALUE)
+    return _redact_assignments(text, _ENV_NAME, _ENV_VALUE)
 
 
 def truncate(text: str, limit: int = TRUNCATE_AT) -> str:
