@@ -46,6 +46,12 @@ def outcomes(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, object]
     rows = [json.loads(line) for line in completed.stdout.splitlines()]
     for row in rows:
         row["family"] = families[str(row["case"])]
+    slowest = max(rows, key=lambda row: float(str(row["seconds"])))
+    print(  # the figures a reviewer asks for, shown by `pytest -rA`
+        f"inputs={len(rows)} tracebacks={sum('traceback' in row for row in rows)} "
+        f"hangs={sum(bool(row.get('hang')) for row in rows)} slowest={float(str(slowest['seconds'])):.2f}s "
+        f"({slowest['case']}) peak_rss={max(float(str(row['peak_rss_mb'])) for row in rows):.0f}MB"
+    )
     return rows
 
 

@@ -9,6 +9,7 @@ not "does this look like a key" but "was this stored as one".
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 
 def _words(text: str) -> frozenset[str]:
@@ -44,8 +45,30 @@ def name_words(name: str) -> list[str]:
     return [word for word in _WORD_SPLIT.split(spaced.upper()) if word]
 
 
+# Every secret word above contains one of these; a name holding none is answered without splitting
+# it into words (free text has thousands of `name:` and `name=` pairs, nearly all harmless).
+_SECRET_STEMS = (
+    "TOKEN",
+    "PASS",
+    "PWD",
+    "SECRET",
+    "CRED",
+    "AUTH",
+    "PRIVATE",
+    "KEY",
+    "COOKIE",
+    "SIGNATURE",
+    "SAS",
+    "DSN",
+)
+
+
+@lru_cache(maxsize=8192)
 def is_secret_name(name: str) -> bool:
     """True when a name (env var, dict key, flag) says its value is a credential."""
+    upper = name[:256].upper()
+    if not any(stem in upper for stem in _SECRET_STEMS):
+        return False
     words = name_words(name)
     if not words or words[-1] in _REFERENCE_WORDS:
         return False
