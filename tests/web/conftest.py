@@ -81,12 +81,12 @@ def library(knowledge_root: Path) -> Iterator[Library]:
 
 @pytest.fixture(scope="session")
 def client(library: Library) -> Iterator[TestClient]:
-    with TestClient(create_app(library, FIXTURE_CHECKS)) as test_client:
+    with TestClient(base_url="http://127.0.0.1", app=create_app(library, FIXTURE_CHECKS)) as test_client:
         yield test_client
 
 
 @pytest.fixture(scope="session")
 def bare_client(library: Library) -> Iterator[TestClient]:
     """The same library with no checks registered, as before the checker ships any."""
-    with TestClient(create_app(library, [])) as test_client:
+    with TestClient(base_url="http://127.0.0.1", app=create_app(library, [])) as test_client:
         yield test_client

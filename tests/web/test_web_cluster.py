@@ -96,21 +96,23 @@ def _scan(source: ClusterSource, scanner: object = None) -> ClusterScan:
 def demo_client(library: Library, checks: list[CheckMeta]) -> Iterator[TestClient]:
     scan = _scan(choose_source(demo=True))
     assert scan.state().state == "done", scan.state().error
-    with TestClient(create_app(library, checks, cluster=scan)) as client:
+    with TestClient(base_url="http://127.0.0.1", app=create_app(library, checks, cluster=scan)) as client:
         yield client
 
 
 @pytest.fixture(scope="module")
 def fixture_client(library: Library, checks: list[CheckMeta]) -> Iterator[TestClient]:
     scan = _scan(ClusterSource("snapshot", "asked", "fixture.json"), lambda: _fixture_report(checks))
-    with TestClient(create_app(library, checks, cluster=scan)) as client:
+    with TestClient(base_url="http://127.0.0.1", app=create_app(library, checks, cluster=scan)) as client:
         yield client
 
 
 def _error_client(
     library: Library, checks: list[CheckMeta], source: ClusterSource, scanner: object = None
 ) -> TestClient:
-    return TestClient(create_app(library, checks, cluster=_scan(source, scanner)))
+    return TestClient(
+        base_url="http://127.0.0.1", app=create_app(library, checks, cluster=_scan(source, scanner))
+    )
 
 
 def test_demo_scan_page_counts_and_checks_worst_first(demo_client: TestClient) -> None:
@@ -133,7 +135,7 @@ def test_demo_scan_page_counts_and_checks_worst_first(demo_client: TestClient) -
     # the demo cites real incidents, which the fixture library does not hold: ids without links
     assert first["incidents"] and all(incident["url"] == "" for incident in first["incidents"])
     assert data["read_only"].startswith("kubegap only reads")
-    assert data["hint"] and data["rescan_url"] == "/en/cluster?rescan=1" and data["refresh_seconds"] == 0
+    assert data["hint"] and data["rescan_url"] == "/en/cluster" and data["refresh_seconds"] == 0
 
 
 def test_demo_scan_html_shows_the_json_context(demo_client: TestClient) -> None:
@@ -295,7 +297,7 @@ def test_failing_sources_are_one_sentence_never_a_500(
             assert "\n" not in data["error"] and data["gaps"] == [] and data["counts"] == []
             assert data["message"] == f"The scan could not finish: {data['error']}"
             assert str(escape(data["message"])) in _html(client, "/en/cluster")
-            assert data["rescan_url"] == "/en/cluster?rescan=1"
+            assert data["rescan_url"] == "/en/cluster" and data["rescan_token"]
             assert "점검을 마치지 못했습니다: " in _json(client, "/ko/cluster.json")["message"]
             assert all(
                 check["cluster"] is None
@@ -327,7 +329,7 @@ def test_while_scanning_the_page_says_so_and_reloads_itself(
         return _fixture_report(checks)
 
     scan = ClusterScan(ClusterSource("snapshot", "asked"), slow)
-    with TestClient(create_app(library, checks, cluster=scan)) as client:
+    with TestClient(base_url="http://127.0.0.1", app=create_app(library, checks, cluster=scan)) as client:
         assert _json(client, "/en/cluster.json")["state"] == "waiting"
         assert scan.start() and not scan.start()  # never two at a time
         data = _json(client, "/en/cluster.json")
@@ -336,7 +338,8 @@ def test_while_scanning_the_page_says_so_and_reloads_itself(
         page = _html(client, "/en/cluster")
         assert '<meta http-equiv="refresh" content="3; url=/en/cluster">' in page
         assert 'href="/en/cluster">Reload</a>' in page
-        assert _json(client, "/en/cluster.json?rescan=1")["notices"] == ["A scan is already running."]
+        running = client.post("/en/cluster.json", headers={"X-Kubegap-Token": scan.action_token})
+        assert running.json()["notices"] == ["A scan is already running."]
         release.set()
         assert scan.wait(10).state == "done"
         assert _json(client, "/en/cluster.json")["gaps"][0]["id"] == NCCL
@@ -356,8 +359,9 @@ def test_rescan_is_rate_limited_and_links_drop_the_action(library: Library, chec
     assert scan.request_rescan().outcome == "started"
     assert scan.wait(10).state == "done"
     assert ClusterScan.off().request_rescan().outcome == "off"
-    with TestClient(create_app(library, checks, cluster=scan)) as client:
-        data = _json(client, "/en/cluster.json?rescan=1")
+    with TestClient(base_url="http://127.0.0.1", app=create_app(library, checks, cluster=scan)) as client:
+        assert _json(client, "/en/cluster.json?rescan=1")["notices"] == []  # a GET never scans
+        data = client.post("/en/cluster.json", data={"token": scan.action_token}).json()
         assert data["notices"] == ["A scan started moments ago; try again in 30 s."]
         page = _html(client, "/en/cluster?rescan=1&x=%3Cb%3E")
         assert 'href="/ko/cluster?x=%3Cb%3E"' in page and 'href="/en/cluster.json?x=%3Cb%3E"' in page
@@ -423,7 +427,7 @@ def test_a_huge_check_is_capped_and_exemptions_are_named(library: Library, check
     report.findings = findings
     report.checks = [summarize(nccl, findings)]
     scan = _scan(ClusterSource("snapshot", "asked"), lambda: report)
-    with TestClient(create_app(library, checks, cluster=scan)) as client:
+    with TestClient(base_url="http://127.0.0.1", app=create_app(library, checks, cluster=scan)) as client:
         [gap] = _json(client, "/en/cluster.json")["gaps"]
         assert len(gap["findings"]) == MAX_FINDINGS_PER_CHECK and gap["more_findings"] == 6
         assert {count["key"]: count["count"] for count in gap["counts"]} == {"fail": 30, "exempted": 1}
@@ -433,7 +437,7 @@ def test_a_huge_check_is_capped_and_exemptions_are_named(library: Library, check
             {"key": "exempted", "label": "exempted", "count": 1},
         ]
     scan = _scan(ClusterSource("snapshot", "asked"), lambda: report.filtered(["exempted"]))
-    with TestClient(create_app(library, checks, cluster=scan)) as client:
+    with TestClient(base_url="http://127.0.0.1", app=create_app(library, checks, cluster=scan)) as client:
         [finding] = _json(client, "/en/cluster.json")["gaps"][0]["findings"]
         assert finding["exempted_by"] == "team-x.yaml:3"
         assert "Exempted by: team-x.yaml:3" in _html(client, "/en/cluster")

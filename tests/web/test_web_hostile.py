@@ -100,9 +100,9 @@ def call(
         "raw_path": raw_path,
         "query_string": query,
         "root_path": "",
-        "headers": headers or [(b"host", b"testserver"), (b"accept-language", b"en")],
+        "headers": headers or [(b"host", b"127.0.0.1"), (b"accept-language", b"en")],
         "client": ("127.0.0.1", 1),
-        "server": ("testserver", 80),
+        "server": ("127.0.0.1", 80),
     }
     messages: list[dict] = []
 
@@ -259,7 +259,7 @@ class _BrokenLibrary:
 def test_a_bug_becomes_a_calm_500_page_not_a_traceback(library: Library) -> None:
     from starlette.testclient import TestClient
 
-    with TestClient(create_app(_BrokenLibrary(library), [])) as client:  # type: ignore[arg-type]
+    with TestClient(base_url="http://127.0.0.1", app=create_app(_BrokenLibrary(library), [])) as client:  # type: ignore[arg-type]
         page = client.get("/ko/incidents")
         assert page.status_code == 500
         assert "문제가 생겼습니다" in page.text and "boom" not in page.text

@@ -11,7 +11,7 @@ TEXT = "nodes lost networking after unattended upgrade restarted systemd-network
 
 
 def test_relaxed_search_is_announced_in_both_languages() -> None:
-    client = TestClient(create_app())
+    client = TestClient(base_url="http://127.0.0.1", app=create_app())
     for lang in ("ko", "en"):
         page = client.get(f"/{lang}/incidents", params={"q": TEXT})
         assert page.status_code == 200

@@ -62,7 +62,10 @@ def incident_url(incident_id: str, lang: str) -> str:
 
 
 def _short(text: str, limit: int = SUMMARY_CHARS) -> str:
-    text = " ".join(text.split())
+    """Redacted, then cut: an echoed line of the caller's error text may hold a token."""
+    from kubegap.redaction import redact_text
+
+    text = redact_text(" ".join(text.split()), limit=limit + 64)
     return text if len(text) <= limit else f"{text[:limit]}…"
 
 

@@ -240,8 +240,11 @@ def _next_step(scan_id: str, worst_check: str) -> str:
 
 
 def _short(text: str, limit: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text):,} characters, shortened)"
+    """One line of at most `limit` characters, redacted before it is cut (a halved token is not
+    recognised by the middleware's pass any more)."""
+    from kubegap.redaction import redact_text
+
+    return redact_text(" ".join(str(text).split()), limit=limit)
 
 
 _CLI_HINT = re.compile(r"; try `kubegap scan --demo`.*$")

@@ -37,7 +37,9 @@ _FULL_WIDTH_CHARACTER = re.compile("[\uff01-\uff5e]")
 _CHUNK = re.compile(r"\S+")
 _LETTERS = r"[^\W_\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]"
 _LATIN_WORD = re.compile(_LETTERS + "+")
-_LATIN_JOINED = re.compile(f"{_LETTERS}+(?:[-_.]{_LETTERS}+)+")
+# A joined word starts only where a run of letters starts (the look-behind), and its runs never give
+# letters back (possessive): without both, a long run with no separator is tried from every position.
+_LATIN_JOINED = re.compile(f"(?<!{_LETTERS}){_LETTERS}++(?:[-_.]{_LETTERS}++)+")
 _DIGIT = re.compile(r"[0-9]")
 _STOPWORD_TEXT = """
 a an the of in on at to for from by and or not no nor is are was were be been being it its this that these

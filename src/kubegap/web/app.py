@@ -16,6 +16,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -30,7 +31,12 @@ from kubegap.web.compression import CompressionMiddleware
 from kubegap.web.layout import build_layout
 from kubegap.web.negotiation import preferred_lang
 from kubegap.web.render import HTML, JSON, render_html, respond, to_json_bytes
-from kubegap.web.security import SecurityHeadersMiddleware
+from kubegap.web.security import (
+    SecurityHeadersMiddleware,
+    check_action_token,
+    check_same_origin,
+    served_hosts,
+)
 from kubegap.web.site import LibraryReader, Site, registered_checks
 from kubegap.web.tidy import TidyRequestMiddleware
 
@@ -43,9 +49,14 @@ def create_app(
     library: LibraryReader | None = None,
     checks: Sequence[CheckMeta] | None = None,
     cluster: ClusterScan | None = None,
+    allowed_hosts: Sequence[str] | None = None,
 ) -> Starlette:
     """The web app over a library (default: the bundled knowledge base), checks (default: registry)
-    and a cluster scan (default: none; `kubegap serve` passes one and starts it)."""
+    and a cluster scan (default: none; `kubegap serve` passes one and starts it).
+
+    Only requests whose Host is in `allowed_hosts` are answered (default: 127.0.0.1, localhost and
+    [::1]); any other gets a 400, so a rebinding name cannot read the cluster report.
+    """
     if library is None:
         from kubegap.library import Library
 
@@ -67,6 +78,8 @@ def create_app(
     for pattern, builder in pages.PAGES:
         routes.append(Route(pattern + ".json", _page_endpoint(builder, as_json=True)))
         routes.append(Route(pattern, _page_endpoint(builder, as_json=False)))
+    for pattern, as_json in (("/{lang}/cluster.json", True), ("/{lang}/cluster", False)):
+        routes.append(Route(pattern, _action_endpoint(pages.cluster_rescan, as_json), methods=["POST"]))
     handlers = {
         KubegapError: errors.handle_error,
         HTTPException: errors.handle_error,
@@ -77,6 +90,8 @@ def create_app(
     app.add_middleware(TidyRequestMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(CompressionMiddleware)
+    hosts = list(allowed_hosts) if allowed_hosts is not None else served_hosts()
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False)
     return app
 
 
@@ -106,6 +121,20 @@ def _page_endpoint(builder: pages.PageBuilder, as_json: bool) -> Endpoint:
         layout = build_layout(request, lang, page.title, page.section, json_url, query)
         html = render_html(page.template, {"layout": layout, "page": page.context, "L": pages.labeler(lang)})
         return respond(request, html, HTML, headers=headers)
+
+    return endpoint
+
+
+def _action_endpoint(builder: pages.PageBuilder, as_json: bool) -> Endpoint:
+    """A POST that changes state (starts a scan): same origin and the page's token, then the page."""
+    page_endpoint = _page_endpoint(builder, as_json)
+
+    async def endpoint(request: Request) -> Response:
+        path_lang(request)
+        site: Site = request.app.state.site
+        check_same_origin(request)
+        await check_action_token(request, site.cluster.action_token)
+        return await page_endpoint(request)
 
     return endpoint
 

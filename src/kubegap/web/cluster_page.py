@@ -59,7 +59,8 @@ class ClusterPage:
     started_label: str  # the same, for reading: '2026-12-02 10:39:46 UTC'
     finished_label: str
     refresh_seconds: int  # > 0 while a scan runs: the HTML reloads itself
-    rescan_url: str
+    rescan_url: str  # POST here (form field or X-Kubegap-Token header: rescan_token) to scan again
+    rescan_token: str
     notices: tuple[str, ...]
     read_only: str
     hint: str
@@ -96,7 +97,8 @@ def build_cluster_page(
         started_label=time_label(scan.started_at),
         finished_label=time_label(scan.finished_at),
         refresh_seconds=REFRESH_SECONDS if waiting else 0,
-        rescan_url=urls.cluster_url(lang) + "?rescan=1" if scan.state in ("done", "error") else "",
+        rescan_url=urls.cluster_url(lang) if scan.state in ("done", "error") else "",
+        rescan_token=site.cluster.action_token if scan.state in ("done", "error") else "",
         notices=(t(f"cluster.rescan.{rescan.outcome}", lang, wait=rescan.wait),) if rescan else (),
         read_only=t("cluster.read-only", lang),
         hint=t(f"cluster.hint.{scan.source.kind}", lang) if scan.source.kind in ("demo", "off") else "",

@@ -3,13 +3,15 @@
 A live scan can take minutes on a large cluster, so the server answers at once and the page says
 "scanning" until the report is there. Every failure ends as a one-line message in the state (a
 KubegapError's own line; anything else is logged and named), so no page can turn it into a 500.
-Rescans are rate-limited: at most one start per `min_interval` seconds, and never two at a time.
+Rescans are rate-limited: at most one start per `min_interval` seconds, and never two at a time;
+they are started by a POST carrying `action_token` (web/security.py), never by a GET.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -87,6 +89,9 @@ class ClusterScan:
         self._state = ScanState("off" if self._scanner is None else "waiting", source)
         self._last_start: float | None = None
         self._thread: threading.Thread | None = None
+        # Shown in the cluster page's rescan form and required by the POST that starts a scan, so a
+        # page on another site (which cannot read ours) cannot start one.
+        self.action_token = secrets.token_urlsafe(24)
 
     @classmethod
     def off(cls) -> ClusterScan:

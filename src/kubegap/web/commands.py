@@ -92,6 +92,14 @@ def _settle(site: Site) -> None:
 @click.option("--all-contexts", is_flag=True, help="Scan every context of the kubeconfig (a fleet).")
 @click.option("--no-scan", is_flag=True, help="Serve the library only; scan no cluster.")
 @lang_option
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Also answer requests for this host name (repeatable; '*.example.com' for a domain). "
+    "127.0.0.1, localhost and the --host address are always served; other names get a 400.",
+)
 def serve(
     host: str,
     port: int,
@@ -103,6 +111,7 @@ def serve(
     all_contexts: bool,
     no_scan: bool,
     lang: str,
+    allowed_hosts: tuple[str, ...],
 ) -> None:
     """Browse the Incident Library and a read-only report on your cluster (Korean and English).
 
@@ -114,7 +123,9 @@ def serve(
     from kubegap.web.app import create_app
     from kubegap.web.cluster_scan import ClusterScan
     from kubegap.web.cluster_source import choose_source
+    from kubegap.web.security import is_wildcard_bind, served_hosts
 
+    hosts = served_hosts(host, allowed_hosts)
     _check_port_free(host, port)
     if all_contexts or len(contexts) > 1:
         from kubegap.web.cluster_fleet import fleet_scanner, fleet_source
@@ -135,13 +146,24 @@ def serve(
             no_scan=no_scan,
         )
         cluster = ClusterScan(source)
-    app = create_app(cluster=cluster)
+    app = create_app(cluster=cluster, allowed_hosts=hosts)
     _settle(app.state.site)
     click.echo(source.startup_line(lang), err=True)
     address = f"http://{host}:{port}/"
     if lang == "ko":
         click.echo(f"kubegap 사례 라이브러리: {address} (멈추려면 Ctrl+C)", err=True)
+        click.echo(f"응답하는 호스트 이름: {', '.join(hosts)}", err=True)
     else:
         click.echo(f"kubegap Incident Library: {address} (Ctrl+C to stop)", err=True)
+        click.echo(f"Serving requests for: {', '.join(hosts)}", err=True)
+    if is_wildcard_bind(host) and not allowed_hosts:
+        click.echo(
+            "모든 인터페이스에서 듣고 있지만, 다른 컴퓨터의 요청은 이 호스트를 자기 이름이나 "
+            "주소로 부릅니다. --allowed-host NAME으로 그 이름을 더하세요."
+            if lang == "ko"
+            else "Listening on every interface, but other machines' requests name this host by its own "
+            "name or address: add it with --allowed-host NAME.",
+            err=True,
+        )
     cluster.start()
     uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False, proxy_headers=False)

@@ -15,6 +15,7 @@ from starlette.requests import Request
 from kubegap.errors import NotFoundError
 from kubegap.text import Lang
 from kubegap.web import check_pages, cluster_page, error_pages, facet_pages, incident_page, study_pages
+from kubegap.web.cluster_scan import RescanOutcome
 from kubegap.web.cluster_status import cache_control
 from kubegap.web.labels import t
 from kubegap.web.listing import build_list_page
@@ -111,13 +112,31 @@ def _check(request: Request, site: Site, lang: Lang) -> Page:
 
 
 def _cluster(request: Request, site: Site, lang: Lang) -> Page:
-    """`?rescan=1` asks for a new scan (rate-limited by ClusterScan); the page then shows it running."""
-    rescan = site.cluster.request_rescan() if request.query_params.get("rescan") == "1" else None
+    """The cluster page; a GET never starts a scan, whatever its query string says."""
     if site.cluster.source.kind == "fleet":
-        from kubegap.web.cluster_fleet import fleet_or_member_page
+        return _fleet_page(request, site, lang, None)
+    context = cluster_page.build_cluster_page(site, lang)
+    return Page(context, "cluster.html", context.title, "cluster", "no-store")
 
-        context, template = fleet_or_member_page(site, lang, rescan, request.query_params.get("cluster"))
-        return Page(context, template, context.title, "cluster", "no-store")
+
+def _fleet_page(request: Request, site: Site, lang: Lang, rescan: RescanOutcome | None) -> Page:
+    from kubegap.web.cluster_fleet import fleet_or_member_page
+
+    context, template = fleet_or_member_page(
+        site,
+        lang,
+        rescan,
+        request.query_params.get("cluster"),
+    )
+    return Page(context, template, context.title, "cluster", "no-store")
+
+
+def cluster_rescan(request: Request, site: Site, lang: Lang) -> Page:
+    """After app.py checked the POST's origin and token: ask for a new scan (rate-limited by
+    ClusterScan) and show the page with what became of the request."""
+    rescan = site.cluster.request_rescan()
+    if site.cluster.source.kind == "fleet":
+        return _fleet_page(request, site, lang, rescan)
     context = cluster_page.build_cluster_page(site, lang, rescan)
     return Page(context, "cluster.html", context.title, "cluster", "no-store")
 

@@ -8,6 +8,7 @@ from functools import cache
 
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.finding import Finding
+from kubegap.checker.reports.escaping import visible
 from kubegap.redaction import redact_text, redact_value
 from kubegap.text import label, normalize_lang
 
@@ -85,7 +86,7 @@ def evidence_text(finding: Finding, limit: int = 300) -> str:
         return ""
     redacted = redact_value(finding.evidence)
     parts = [f"{key}={_compact(value)}" for key, value in redacted.items()]
-    return redact_text("; ".join(parts), limit=limit)
+    return visible(redact_text(" ".join("; ".join(parts).split()), limit=limit))
 
 
 def _compact(value: object) -> str:
@@ -104,4 +105,5 @@ def count_label(key: str, lang: str) -> str:
 
 
 def one_line(text: str, limit: int = 500) -> str:
-    return redact_text(" ".join(text.split()), limit=limit)
+    """Redacted, on one line, every control or bidi character shown as an escape (see escaping.py)."""
+    return visible(redact_text(" ".join(text.split()), limit=limit))

@@ -1,6 +1,9 @@
 """Markdown for pull-request comments: counts first, then open fails with the fix and the incidents behind it.
 
 Long reports are cut (GitHub comments have a size limit) with a line saying how many were left out.
+Text from the cluster or the files (names, messages, evidence, kinds, notes) goes through
+`escaping.py`: names and evidence as code spans nothing can close, prose escaped, so a hostile
+object name cannot add HTML, an image or a link to a posted comment.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from kubegap.checker.reports._common import (
     one_line,
     report_lang,
 )
+from kubegap.checker.reports.escaping import markdown_code, markdown_text
 from kubegap.checker.scan_report import COUNT_KEYS, ScanReport, is_open_fail, worst_first
 from kubegap.redaction import redact_text
 from kubegap.text import label, report_phrase
@@ -24,7 +28,15 @@ MAX_ROWS = 100
 
 
 def _cell(text: str, limit: int = 300) -> str:
-    return one_line(text, limit).replace("|", "\\|")
+    return markdown_text(one_line(text, limit))
+
+
+def _prose(text: str, limit: int = 500) -> str:
+    return markdown_text(one_line(text, limit), in_table=False)
+
+
+def _code(text: str, limit: int = 300) -> str:
+    return markdown_code(one_line(text, limit))
 
 
 def _finding_rows(findings: list[Finding], lang: str) -> list[str]:
@@ -34,12 +46,13 @@ def _finding_rows(findings: list[Finding], lang: str) -> list[str]:
         message = finding.message_in(lang)
         if finding.exempted_by:
             message += " " + report_phrase("exempted-by", lang, by=finding.exempted_by)
+        cell = _cell(message, 800)
         evidence = evidence_text(finding, 160)
         if evidence:
-            message += f" — `{evidence.replace('`', '')}`"
+            cell += f" — {markdown_code(evidence)}"
         rows.append(
-            f"| {label('severity.' + finding.severity.value, lang)} | `{finding.check_id}` "
-            f"| `{_cell(finding.object.display())}` | {_cell(message, 800)} |"
+            f"| {label('severity.' + finding.severity.value, lang)} | {_code(finding.check_id)} "
+            f"| {_code(finding.object.display())} | {cell} |"
         )
     if len(findings) > MAX_ROWS:
         rows.append("\n" + report_phrase("more-rows-files", lang, count=len(findings) - MAX_ROWS))
@@ -53,7 +66,7 @@ def render_markdown(report: ScanReport, lang: str | None = "en", base_url: str |
     lines = [
         "## kubegap scan",
         "",
-        f"{label('report.source', lang)}: {one_line(render_any(report.source, lang))} "
+        f"{label('report.source', lang)}: {_prose(render_any(report.source, lang))} "
         f"({label('mode.' + report.mode, lang)}) · {report.finished_at}",
         "",
         " · ".join(f"**{counts[key]}** {count_label(key, lang)}" for key in COUNT_KEYS),
@@ -83,7 +96,9 @@ def render_markdown(report: ScanReport, lang: str | None = "en", base_url: str |
         header = " | ".join(label(f"report.{key}", lang) for key in ("check", "reason", "message"))
         lines += [f"### {label('report.undecided', lang)}", "", f"| {header} |", "| --- | --- | --- |"]
         for finding in unknown[:MAX_ROWS]:
-            lines.append(f"| `{finding.check_id}` | {finding.reason} | {_cell(finding.message_in(lang))} |")
+            lines.append(
+                f"| {_code(finding.check_id)} | {_cell(finding.reason)} | {_cell(finding.message_in(lang))} |"
+            )
         lines.append("")
     if exempted:
         lines += [
@@ -100,12 +115,13 @@ def render_markdown(report: ScanReport, lang: str | None = "en", base_url: str |
         lines += [f"<details><summary>{label('report.unread', lang)}</summary>", ""]
         lines += [f"| {header} |", "| --- | --- | --- |"]
         lines += [
-            f"| `{row.kind}` | {status_label(row.status, lang)} | {_cell(detail_text(row.detail, lang))} |"
+            f"| {_code(row.kind)} | {_cell(status_label(row.status, lang))} "
+            f"| {_cell(detail_text(row.detail, lang))} |"
             for row in unread
         ]
         lines += ["", "</details>", ""]
     if report.notes:
         lines += [f"<details><summary>{label('report.note', lang)}</summary>", ""]
-        lines += [f"- {one_line(render_any(note, lang))}" for note in report.notes]
+        lines += [f"- {_prose(render_any(note, lang))}" for note in report.notes]
         lines += ["", "</details>", ""]
     return redact_text("\n".join(lines) + "\n", limit=60_000)

@@ -16,6 +16,7 @@ import orjson
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.finding import Finding, Severity, Status
 from kubegap.checker.reports._common import cited_incidents, link_base, report_lang
+from kubegap.checker.reports.escaping import sarif_text
 from kubegap.checker.scan_report import ScanReport
 from kubegap.redaction import redact_value
 from kubegap.text import label
@@ -89,7 +90,7 @@ def _result(finding: Finding, rule_index: int, lang: str) -> dict[str, Any]:
         "ruleId": finding.check_id,
         "ruleIndex": rule_index,
         "level": _LEVELS[finding.severity],
-        "message": {"text": f"{finding.object.display()}: {finding.message_in(lang)}"},
+        "message": {"text": sarif_text(f"{finding.object.display()}: {finding.message_in(lang)}")},
         "locations": [_location(finding)],
         "partialFingerprints": {"kubegapObject/v1": f"{finding.check_id}:{finding.object.display()}"},
         "properties": {"severity": finding.severity.value, "evidence": finding.evidence},

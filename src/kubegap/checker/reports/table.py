@@ -176,7 +176,7 @@ def render_table(
         color_system="auto" if color else None,
         highlight=False,
     )
-    where = f" · {label('report.context', lang)} {report.context}" if report.context else ""
+    where = f" · {label('report.context', lang)} {one_line(report.context, 200)}" if report.context else ""
     console.print(
         f"[bold]kubegap scan[/] · {_safe(render_any(report.source, lang), 300)} "
         f"({escape(label('mode.' + report.mode, lang))}){escape(where)}"

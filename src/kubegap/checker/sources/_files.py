@@ -1,14 +1,13 @@
 """Turning paths into parsed documents: folders walked, gzip opened, JSON or YAML detected by content.
 
-Everything that can go wrong with a file (missing, unreadable, binary, bad gzip, bad JSON or YAML)
-becomes one InputError line naming the file. YAML documents keep the line they start on, so findings
-about manifest objects can point at them (SARIF).
+Everything that can go wrong with a file (missing, unreadable, binary, bad gzip, bad JSON or YAML,
+past a limit of `_limits`: size, gzip bomb, documents, depth, string size, alias expansion) becomes
+one InputError line naming the file. YAML documents keep the line they start on, so findings about
+manifest objects can point at them (SARIF).
 """
 
 from __future__ import annotations
 
-import gzip
-import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +17,7 @@ import orjson
 import yaml
 
 from kubegap.bilingual import message
+from kubegap.checker.sources._limits import check_json, check_yaml, gunzip, limits, too_large
 from kubegap.errors import InputError
 
 _GZIP_MAGIC = b"\x1f\x8b"
@@ -46,6 +46,7 @@ def _is_input_file(path: Path) -> bool:
 def expand_paths(paths: Sequence[str | Path]) -> list[tuple[Path, bool]]:
     """Files to read, each flagged True when named explicitly (False when found by walking a folder)."""
     found: list[tuple[Path, bool]] = []
+    most = limits().files
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
@@ -65,6 +66,8 @@ def expand_paths(paths: Sequence[str | Path]) -> list[tuple[Path, bool]]:
                     )
                 )
             found.extend((candidate, False) for candidate in walked)
+            if len(found) > most:
+                raise InputError(f"{path}: more than {most:,} input files; name a narrower folder")
         elif path.is_file():
             found.append((path, True))
         elif path.exists():
@@ -91,17 +94,18 @@ def _bad(path: Path, ko: str, en: str, **values: object) -> InputError:
 
 def read_bytes(path: Path) -> bytes:
     """The file's content, gunzipped when it is gzip (by its magic bytes, whatever its name)."""
+    chosen = limits()
+    limit = chosen.whole_file_bytes
     try:
+        if path.stat().st_size > limit:
+            raise too_large(path, "holds", limit)
         raw = path.read_bytes()
     except OSError as error:
         raise _bad(
             path, "읽을 수 없습니다({reason})", "cannot read: {reason}", reason=str(error.strerror or error)
         ) from None
     if raw[:2] == _GZIP_MAGIC:
-        try:
-            return gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error):
-            raise _bad(path, "gzip 데이터가 깨졌거나 잘렸습니다", "damaged or truncated gzip data") from None
+        return gunzip(path, raw, chosen)
     if path.name.lower().endswith(".gz"):
         raise _bad(path, "이름은 .gz인데 gzip 데이터가 아닙니다", "named .gz but not gzip data")
     return raw
@@ -152,7 +156,16 @@ def _yaml_problem(path: Path, error: yaml.YAMLError) -> InputError:
 
 
 def iter_yaml(path: Path, text: str) -> Iterator[Document]:
-    """Every document of a multi-document YAML text, with the line it starts on (1-based)."""
+    """Every document of a multi-document YAML text, with the line it starts on (1-based).
+
+    The text is checked against the limits on its events first, so a bomb builds nothing.
+    """
+    try:
+        check_yaml(path, text, _LOADER, limits())
+    except yaml.YAMLError as error:
+        raise _yaml_problem(path, error) from None
+    except RecursionError:
+        raise InputError(f"{path}: YAML that cannot be read as data: RecursionError") from None
     loader = _LOADER(text)
     try:
         while loader.check_node():
@@ -192,5 +205,7 @@ def read_documents(path: Path) -> list[Document]:
     if not raw.strip():
         return []
     if _looks_like_json(raw):
-        return [Document(parse_json(path, raw), str(path), 1)]
+        data = parse_json(path, raw)
+        check_json(path, data, limits())
+        return [Document(data, str(path), 1)]
     return list(iter_yaml(path, _text(path, raw)))

@@ -98,7 +98,7 @@ class Intake:
         if isinstance(obj, dict) and is_list(obj):
             self.add_list(obj, origin, line)
             return
-        if isinstance(obj, dict) and obj.get("kind") in SECRET_KINDS:
+        if isinstance(obj, dict) and isinstance(obj.get("kind"), str) and obj["kind"] in SECRET_KINDS:
             self.secrets_dropped += 1
             self._origins.setdefault("secret", set()).add(origin)
             return

@@ -30,10 +30,12 @@ from typing import Any, Protocol
 
 import orjson
 
+from kubegap.checker.sources._limits import CappedReader, limits
+
 WINDOW = 2 << 20  # bytes of items parsed at once
 _GZIP_MAGIC = b"\x1f\x8b"
 _UTF8_BOM = b"\xef\xbb\xbf"
-_SPACES = (b" ", b"\t", b"\r", b"\n")  # JSON's white space (b"" is not in it)
+_NOT_SPACE = re.compile(rb"[^ \t\r\n]")  # anything but JSON's white space
 _ITEMS_KEY = re.compile(rb'"items"[ \t\r\n]*:[ \t\r\n]*\[')
 _TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|[][{}]', re.DOTALL)
 _KEY_CANDIDATES = 32  # nested "items" keys tried before the top-level one; more means a strange file
@@ -94,12 +96,19 @@ class ItemStream:
         self._buffer = b"".join(blocks)
 
     def _next_byte(self) -> bytes:
-        """The next byte that is not white space (b'' at the end); the position is left on it."""
+        """The next byte that is not white space (b'' at the end); the position is left on it.
+
+        Found by a regular expression, not byte by byte: a file of a gigabyte of spaces (a gzip
+        bomb's favourite) must cost a scan in C, not a Python loop per byte.
+        """
         while True:
-            while self._buffer[self._position : self._position + 1] in _SPACES:
-                self._position += 1
-            if self._position < len(self._buffer) or self._eof:
+            found = _NOT_SPACE.search(self._buffer, self._position)
+            if found is not None:
+                self._position = found.start()
                 return self._buffer[self._position : self._position + 1]
+            self._position = len(self._buffer)
+            if self._eof:
+                return b""
             self._fill(self._window)
 
     # -- the document around the items ----------------------------------------------------------
@@ -260,8 +269,9 @@ def item_stream(path: Path, window: int | None = None) -> Iterator[ItemStream]:
             raw.seek(0)
         except OSError:
             raise NotStreamable("unreadable") from None
+        chosen = limits()
         if not gzipped:
-            yield ItemStream(raw, window or WINDOW)
+            yield ItemStream(CappedReader(raw, path, chosen), window or WINDOW)
             return
         with gzip.GzipFile(fileobj=raw, mode="rb") as unzipped:
-            yield ItemStream(unzipped, window or WINDOW)
+            yield ItemStream(CappedReader(unzipped, path, chosen, compressed=raw), window or WINDOW)

@@ -25,7 +25,10 @@ _TOOL_GROUPS = ("kustomize.config.k8s.io/", "config.kubernetes.io/", "kubegap.io
 
 def _is_tool_document(data: dict[str, object]) -> bool:
     api_version = str(data.get("apiVersion", ""))
-    return api_version.startswith(_TOOL_GROUPS) or data.get("kind") in {"Kustomization", "Component"}
+    kind = data.get("kind")
+    return api_version.startswith(_TOOL_GROUPS) or (
+        isinstance(kind, str) and kind in {"Kustomization", "Component"}
+    )
 
 
 def load_manifests(paths: Sequence[str | Path]) -> Snapshot:

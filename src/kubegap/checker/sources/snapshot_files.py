@@ -100,7 +100,9 @@ def _is_secret(item: object, list_kind: object) -> bool:
     if not isinstance(item, dict):
         return False
     kind = item.get("kind")
-    return kind in SECRET_KINDS or (kind is None and list_kind == "SecretList")
+    if kind is None:
+        return list_kind == "SecretList"
+    return isinstance(kind, str) and kind in SECRET_KINDS
 
 
 def _stream_file(snapshot: Snapshot, intake: Intake, path: Path) -> bool:
