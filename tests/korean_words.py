@@ -166,7 +166,7 @@ def _is_code_or_name(token: str) -> bool:
 _URL = re.compile(r"https?://\S+")
 _CODE_SPAN = re.compile(r"`[^`]*`|'[^'\n]*'")  # code spans and quoted values (what the user typed)
 # the command line is code: `kubegap scan`, `kubegap checks list`
-_COMMAND = re.compile(r"\bkubegap(?: [a-z-]+)+")
+_COMMAND = re.compile(r"\b(?:kubegap|kubectl)(?: [a-z-]+)+")  # command lines are code, not prose
 
 
 def english_words(text: str, data: set[str] | frozenset[str] = frozenset()) -> list[str]:

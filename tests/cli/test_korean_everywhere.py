@@ -9,6 +9,7 @@ started for real and its start-up lines are read.
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import socket
@@ -83,7 +84,10 @@ _EVIDENCE = re.compile(r"  \([^()]*=.*\)$", re.MULTILINE)  # a plain finding lin
 
 
 def _people_text(text: str) -> str:
-    """What a person reads as sentences: evidence (key=value data) and cited titles of sources are data."""
+    """What a person reads as sentences: evidence (key=value data) and cited titles of sources are data.
+
+    Markdown's escapes (`rdma\\_shared`, `&lt;`) are undone first: a reader sees the plain characters."""
+    text = html.unescape(re.sub(r"\\([\\`*_{}\[\]()#+.!|<>-])", r"\1", text))
     text = _EVIDENCE.sub("", text)
     if "\n출처\n" in text:  # `incidents show`: source titles are the names of publications
         head, _, tail = text.partition("\n출처\n")
