@@ -14,7 +14,7 @@ def _dry_run(target: str, venv: Path) -> list[str]:
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
     done = subprocess.run(
-        ["make", "-n", target, f"VENV={venv}"],
+        ["make", "--no-print-directory", "-n", target, f"VENV={venv}"],
         cwd=REPO,
         capture_output=True,
         text=True,

@@ -41,14 +41,14 @@ def test_case_page_carries_citation_and_preview_tags(client: TestClient) -> None
     data = client.get(f"/en/incidents/{HBM}.json").json()
     citation = data["citation"]
     assert data["short_id"] == citation["short_id"] == short_id(HBM)
-    assert citation["short_url"] == f"http://testserver/c/{data['short_id']}"
+    assert citation["short_url"] == f"http://127.0.0.1/c/{data['short_id']}"
     assert data["title"] in citation["plain"] and data["short_id"] in citation["plain"]
     assert f"Accessed {dt.date.today().isoformat()}" in citation["plain"]
-    assert citation["plain"].endswith(f"http://testserver/en/incidents/{HBM}")
+    assert citation["plain"].endswith(f"http://127.0.0.1/en/incidents/{HBM}")
     assert citation["bibtex"].startswith("@misc{kubegap-") and "urldate = {" in citation["bibtex"]
     page = client.get(f"/en/incidents/{HBM}").text
     assert f'<meta name="description" content="{escape(data["meta_description"])}">' in page
-    assert f'<meta property="og:url" content="http://testserver/en/incidents/{HBM}">' in page
+    assert f'<meta property="og:url" content="http://127.0.0.1/en/incidents/{HBM}">' in page
     assert '<meta property="og:type" content="article">' in page and 'name="twitter:card"' in page
     assert '<link rel="canonical"' in page
     # sources come before the nine sections, each with its publication date when known

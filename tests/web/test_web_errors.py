@@ -10,7 +10,7 @@ from kubegap.web.app import create_app
 
 @pytest.fixture(scope="module")
 def client() -> TestClient:
-    return TestClient(create_app())
+    return TestClient(create_app(), base_url="http://127.0.0.1")
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

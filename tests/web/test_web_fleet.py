@@ -42,7 +42,8 @@ def fleet_client(
     scan = ClusterScan(source, fleet_scanner(source, (), True))
     try:
         assert scan.run_now().state == "done"
-        with TestClient(create_app(library, [check.meta for check in all_checks()], cluster=scan)) as client:
+        app = create_app(library, [check.meta for check in all_checks()], cluster=scan)
+        with TestClient(app, base_url="http://127.0.0.1") as client:
             yield client, scan
     finally:
         fleet.stop()
