@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -386,3 +387,24 @@ def test_renamed_bundled_incidents_answer_to_their_old_ids() -> None:
         ("bloom-2022-04-30-eval-hang-deepspeed-race", "bloom-2022-04-30-eval-hang-deepspeed-deadlock"),
     ]:
         assert library.incident(old).id == new
+
+
+def test_source_access_dates_are_possible(root: Path) -> None:
+    def _dates(accessed: str, published: str | None) -> Callable[[dict], None]:  # type: ignore[type-arg]
+        def change(data: dict) -> None:  # type: ignore[type-arg]
+            data["sources"][0]["accessed"] = accessed
+            data["sources"][0]["published"] = published
+
+        return change
+
+    fine = _add_incident(root, "fine-2024-03-case", _dates("2026-01-05", "2024-03-10"))
+    early = _add_incident(root, "early-2024-03-case", _dates("2024-03-01", "2024-03-10"))
+    future = _add_incident(root, "future-2024-03-case", _dates("2999-01-01", None))
+    problems = load_knowledge(root).problems
+    assert [p for p in problems if p.path == fine] == []
+    assert [p.message for p in problems if p.path == early] == [
+        "accessed 2024-03-01 is before published 2024-03-10"
+    ]
+    assert [p.message.split(" (")[0] for p in problems if p.path == future] == [
+        "accessed 2999-01-01 is after today"
+    ]

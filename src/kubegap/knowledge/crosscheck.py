@@ -9,7 +9,12 @@ from kubegap.knowledge.collection import Knowledge, Taxonomy
 from kubegap.knowledge.model import Incident, Study, Tags
 from kubegap.knowledge.organizations import FILE_NAME as ORGANIZATIONS_FILE
 from kubegap.knowledge.problems import Problem
-from kubegap.knowledge.record_rules import check_id_year, check_organizations, check_section_order
+from kubegap.knowledge.record_rules import (
+    check_id_year,
+    check_organizations,
+    check_section_order,
+    check_source_dates,
+)
 from kubegap.knowledge.yaml_positions import PositionedDocument
 
 
@@ -52,6 +57,7 @@ def cross_check(
                 )
             seen.setdefault(former, path)
         check_id_year(path, incident, document, problems)
+        check_source_dates(path, incident, document, problems)
         check_section_order(path, document, problems)
     knowledge.incidents = [incident for incident in knowledge.incidents if id(incident) not in clashing]
     knowledge.studies = [study for study in knowledge.studies if id(study) not in clashing]

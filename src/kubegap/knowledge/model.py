@@ -90,6 +90,9 @@ class Source(_Strict):
     kind: SourceKind
     archive_url: str | None = Field(default=None, pattern=r"^https?://\S+$")
     published: dt.date | None = None
+    # The day someone on the team read this source and checked the record against it. Left empty
+    # rather than guessed: an access date is a claim about our own work, so it is only set when made.
+    accessed: dt.date | None = None
 
 
 class Term(_Strict):

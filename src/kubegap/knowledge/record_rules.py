@@ -6,6 +6,7 @@ small; every rule appends Problems with the file and line an editor jumps to.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 
@@ -111,3 +112,28 @@ def check_id_year(
                 "and keep the old id under former_ids",
             )
         )
+
+
+def check_source_dates(
+    path: Path, incident: Incident, document: PositionedDocument, problems: list[Problem]
+) -> None:
+    """A source cannot be read before it was published, nor on a day that has not come yet."""
+    today = dt.date.today()
+    for index, source in enumerate(incident.sources):
+        if source.accessed is None:
+            continue
+        line = document.line_of(("sources", index, "accessed"))
+        field_name = f"sources.{index}.accessed"
+        if source.accessed > today:
+            problems.append(
+                Problem(path, line, field_name, f"accessed {source.accessed} is after today ({today})")
+            )
+        elif source.published is not None and source.accessed < source.published:
+            problems.append(
+                Problem(
+                    path,
+                    line,
+                    field_name,
+                    f"accessed {source.accessed} is before published {source.published}",
+                )
+            )
