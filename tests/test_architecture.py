@@ -17,6 +17,7 @@ FOUNDATION_ROOTS = {
     "kubegap.text",
     "kubegap.bilingual",
     "kubegap.cli_support",
+    "kubegap.cli_help",
     "kubegap.redaction",
 }
 

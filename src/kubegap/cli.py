@@ -13,9 +13,10 @@ import sys
 import click
 
 from kubegap import __version__
+from kubegap.cli_help import apply_language, walk
 from kubegap.cli_support import resolve_lang
 from kubegap.errors import KubegapError
-from kubegap.text import LANGS, did_you_mean
+from kubegap.text import LANGS, Lang, did_you_mean
 
 # name -> "module:attribute" of a click command or group
 _SUBCOMMANDS: dict[str, str] = {
@@ -50,7 +51,17 @@ class _LazyGroup(click.Group):
                 return None
             raise
         command = getattr(module, attribute, None)
-        return command if isinstance(command, click.Command) else None
+        if not isinstance(command, click.Command):
+            return None
+        lang = _help_lang or resolve_lang(ctx.find_root().params.get("lang"))
+        for path, part in walk(command, ctx, cmd_name):
+            apply_language(part, path, lang)
+        return command
+
+
+# The language `--help` speaks, decided once from the whole command line by `main` (a `--lang` after
+# the subcommand counts too); None when click is driven directly, as some tests do.
+_help_lang: Lang | None = None
 
 
 @click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -65,7 +76,7 @@ def cli(lang: str | None) -> None:
     """Learn from public AI-infrastructure outages; find the same gaps in your cluster, read-only."""
 
 
-def _argv_lang(argv: list[str]) -> str:
+def _argv_lang(argv: list[str]) -> Lang:
     """The language errors are printed in: a --lang anywhere on the line, else the environment."""
     given = None
     for index, word in enumerate(argv):
@@ -110,7 +121,10 @@ def _error(text: str, lang: str) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point: every KubegapError becomes one line on stderr and its exit code, never a traceback."""
+    global _help_lang
     lang = _argv_lang(sys.argv[1:] if argv is None else argv)
+    _help_lang = lang
+    apply_language(cli, "", lang)
     try:
         # In non-standalone mode click returns the code of a raised `click.exceptions.Exit`.
         code = cli.main(args=argv, prog_name="kubegap", standalone_mode=False)
