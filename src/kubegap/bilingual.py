@@ -99,7 +99,9 @@ def fill(template: str, params: dict[str, object], korean: bool = False) -> str:
         name, particle = match.group(1), match.group(2)
         if name not in params:
             return match.group(0)
-        shown = _shown(params[name])
+        value = params[name]
+        # A value that is itself a sentence (a reason inside an error) speaks the same language.
+        shown = value.render("ko") if korean and isinstance(value, Message) else _shown(value)
         return with_particle(shown, particle) if particle and korean else shown
 
     return _PLACEHOLDER.sub(replace, template)

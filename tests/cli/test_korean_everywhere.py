@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 _TESTS = Path(__file__).resolve().parents[1]
 if str(_TESTS) not in sys.path:
@@ -265,3 +266,32 @@ def test_broken_input_files_are_korean_one_liners(capsys: pytest.CaptureFixture[
         code, out, err = _run(capsys, "scan", "--snapshot", str(path))
         assert code == 2 and not out and err.startswith(f"오류: {path}: ") and err.count("\n") == 1, err
         _assert_korean(err.replace(str(path), ""), name)
+
+
+def test_fleet_scan_with_a_dead_and_a_forbidden_cluster_speaks_korean(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The fleet table and its reasons (unreachable, refused) read as Korean, server words aside."""
+    good = KubeEmulator([], token=TOKEN).start()
+    refusing = KubeEmulator([], token="another-token").start()
+    try:
+        config = yaml.safe_load(good.write_kubeconfig(tmp_path / "a", token=TOKEN).read_text())
+        second = yaml.safe_load(
+            refusing.write_kubeconfig(tmp_path / "b", context="refused", token=TOKEN).read_text()
+        )
+        config["clusters"].append({"name": "refusing", "cluster": second["clusters"][0]["cluster"]})
+        config["clusters"].append({"name": "dead", "cluster": {"server": f"http://127.0.0.1:{_free_port()}"}})
+        config["contexts"] += [
+            {"name": "refused", "context": {"cluster": "refusing", "user": "emulator-user"}},
+            {"name": "dead", "context": {"cluster": "dead", "user": "emulator-user"}},
+        ]
+        path = tmp_path / "fleet"
+        path.write_text(yaml.safe_dump(config), encoding="utf-8")
+        code, out, err = _run(capsys, "scan", "--kubeconfig", str(path), "--all-contexts", "--timeout", "3")
+        assert code == 2, err
+        assert "스캔 못 함" in out and "연결 불가" in out and "권한 거부" in out, out
+        _assert_korean(out, "fleet scan", frozenset({"emulator", "refused", "dead"}))
+    finally:
+        good.stop()
+        refusing.stop()
+    assert_read_only(good)

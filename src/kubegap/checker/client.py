@@ -26,7 +26,7 @@ from kubernetes.client.exceptions import ApiException
 from kubernetes.config.config_exception import ConfigException
 
 from kubegap import __version__
-from kubegap.bilingual import message
+from kubegap.bilingual import Message, message
 from kubegap.checker.bounded_http import (
     BodyTooLarge,
     RequestDeadline,
@@ -59,6 +59,14 @@ RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
 _CONNECTION_RETRIES = 2
 # Where a pod's service account is mounted; a module attribute so tests can point it at a temp dir.
 SERVICE_ACCOUNT_DIR = Path("/var/run/secrets/kubernetes.io/serviceaccount")
+# The operating system's words for the usual socket failures, as a Korean engineer would say them.
+_KOREAN_SOCKET_ERRORS = {
+    "connection refused": "연결이 거부됐습니다",
+    "connection reset by peer": "상대가 연결을 끊었습니다",
+    "no route to host": "호스트로 가는 경로가 없습니다",
+    "network is unreachable": "네트워크에 닿을 수 없습니다",
+    "connection timed out": "연결 시간이 초과됐습니다",
+}
 _DEMO_HINT = "try `kubegap scan --demo` or `kubegap scan --snapshot FILE`"
 
 
@@ -157,13 +165,24 @@ class ReadOnlyClient:
                 try:
                     loader.load_and_set(configuration)
                 except ConfigException as error:
-                    raise ClusterError(f"in-cluster config could not be loaded: {error}") from None
+                    raise ClusterError(
+                        message(
+                            "클러스터 안 설정을 읽지 못했습니다: {error}",
+                            "in-cluster config could not be loaded: {error}",
+                            error=str(error),
+                        )
+                    ) from None
                 client = cls(configuration, **options)
                 client.in_cluster = True
                 return client
             raise ClusterError(
-                "No kubeconfig found (KUBECONFIG is unset and ~/.kube/config does not exist) and not "
-                f"running inside a cluster; {_DEMO_HINT}."
+                message(
+                    "kubeconfig가 없고(KUBECONFIG가 설정되지 않았고 ~/.kube/config도 없음) 클러스터 안에서 "
+                    "실행 중도 아닙니다. `kubegap scan --demo`나 `kubegap scan --snapshot FILE`을 써 보세요.",
+                    "No kubeconfig found (KUBECONFIG is unset and ~/.kube/config does not exist) and not "
+                    "running inside a cluster; {hint}.",
+                    hint=_DEMO_HINT,
+                )
             )
         chosen = check_kubeconfig(path, context)  # a clear one-line error for any broken file
         try:
@@ -228,7 +247,11 @@ class ReadOnlyClient:
             now = time.monotonic()
             if deadline is not None and now >= deadline:
                 raise ApiError(
-                    f"GET {path} was not sent: the scan's time budget ran out",
+                    message(
+                        "GET {path:을} 보내지 않았습니다: 스캔의 시간 예산이 다 됐습니다",
+                        "GET {path} was not sent: the scan's time budget ran out",
+                        path=path,
+                    ),
                     path=path,
                     limit="scan-deadline",
                 )
@@ -238,11 +261,24 @@ class ReadOnlyClient:
             try:
                 status, headers, body = self._send_get(path, query, request_deadline, cap)
             except ConfigException as error:  # an exec plugin or token file failed while refreshing
-                raise ClusterError(f"credentials for {self.host} could not be refreshed: {error}") from None
+                raise ClusterError(
+                    message(
+                        "{host}의 자격 증명을 갱신하지 못했습니다: {error}",
+                        "credentials for {host} could not be refreshed: {error}",
+                        host=self.host,
+                        error=str(error),
+                    )
+                ) from None
             except BodyTooLarge as error:
                 raise ApiError(
-                    f"GET {path} answered more than {mebibytes(cap)} (at least {mebibytes(error.size)}); "
-                    "the page byte limit stopped it",
+                    message(
+                        "GET {path}의 응답이 {cap:을} 넘어(적어도 {size}) 페이지 크기 한도에서 멈췄습니다",
+                        "GET {path} answered more than {cap} (at least {size}); "
+                        "the page byte limit stopped it",
+                        path=path,
+                        cap=mebibytes(cap),
+                        size=mebibytes(error.size),
+                    ),
                     status=200,
                     path=path,
                     limit="page-bytes",
@@ -307,11 +343,25 @@ class ReadOnlyClient:
             parsed = orjson.loads(body)
         except orjson.JSONDecodeError:
             raise MalformedBody(
-                f"GET {path} answered {status} with a body that is not JSON", status=status, path=path
+                message(
+                    "GET {path:이} {status:로} 답했지만 본문이 JSON이 아닙니다",
+                    "GET {path} answered {status} with a body that is not JSON",
+                    path=path,
+                    status=str(status),
+                ),
+                status=status,
+                path=path,
             ) from None
         if not isinstance(parsed, dict):
             raise MalformedBody(
-                f"GET {path} answered {status} with JSON that is not an object", status=status, path=path
+                message(
+                    "GET {path:이} {status:로} 답했지만 JSON이 객체가 아닙니다",
+                    "GET {path} answered {status} with JSON that is not an object",
+                    path=path,
+                    status=str(status),
+                ),
+                status=status,
+                path=path,
             )
         return parsed
 
@@ -327,18 +377,37 @@ class ReadOnlyClient:
     ) -> None:
         """Sleep before a retry, unless that would spend the scan's retry budget or pass its deadline."""
         wait = self._backoff(attempt, retry_after)
-        answered = f"answered {status}" if status else "got no answer"
+        answered = (
+            message(
+                "GET {path:이} {status:로} 답했고",
+                "GET {path} answered {status};",
+                path=path,
+                status=str(status),
+            )
+            if status
+            else message("GET {path:이} 답하지 않았고", "GET {path} got no answer;", path=path)
+        )
         if self.retry_wait_spent + wait > self.max_total_retry_wait:
             raise ApiError(
-                f"GET {path} {answered}; not retried: this scan already waited "
-                f"{self.retry_wait_spent:.0f} s of its {self.max_total_retry_wait:g} s retry budget",
+                answered
+                + message(
+                    "다시 시도하지 않았습니다: 이 스캔은 재시도 예산 {budget}초 가운데 "
+                    "이미 {spent}초를 기다렸습니다",
+                    "not retried: this scan already waited {spent} s of its {budget} s retry budget",
+                    spent=f"{self.retry_wait_spent:.0f}",
+                    budget=f"{self.max_total_retry_wait:g}",
+                ),
                 status=status,
                 path=path,
                 limit="retry-budget",
             )
         if deadline is not None and time.monotonic() + wait >= deadline:
             raise ApiError(
-                f"GET {path} {answered}; not retried: the wait would pass the scan's time budget",
+                answered
+                + message(
+                    "다시 시도하지 않았습니다: 기다리면 스캔의 시간 예산을 넘깁니다",
+                    "not retried: the wait would pass the scan's time budget",
+                ),
                 status=status,
                 path=path,
                 limit="scan-deadline",
@@ -349,39 +418,77 @@ class ReadOnlyClient:
     def _unreachable(self, path: str, error: BaseException, cut_by_scan: bool) -> ApiError:
         if cut_by_scan:
             return ApiError(
-                f"GET {path} was cut off: the scan's time budget ran out", path=path, limit="scan-deadline"
+                message(
+                    "GET {path:이} 중간에 끊겼습니다: 스캔의 시간 예산이 다 됐습니다",
+                    "GET {path} was cut off: the scan's time budget ran out",
+                    path=path,
+                ),
+                path=path,
+                limit="scan-deadline",
             )
         if isinstance(error, RequestDeadline):
             return ApiError(
-                f"GET {path} timed out after {self.timeout:g}s without a complete answer",
+                message(
+                    "GET {path:이} {seconds}초 안에 응답을 다 받지 못해 시간 초과됐습니다",
+                    "GET {path} timed out after {seconds}s without a complete answer",
+                    path=path,
+                    seconds=f"{self.timeout:g}",
+                ),
                 path=path,
                 limit="request-timeout",
             )
-        return ApiError(f"cannot reach the Kubernetes API at {self.host}: {self._explain(error)}", path=path)
+        return ApiError(
+            message(
+                "{host}의 Kubernetes API에 닿지 못했습니다: {why}",
+                "cannot reach the Kubernetes API at {host}: {why}",
+                host=self.host,
+                why=self._explain(error),
+            ),
+            path=path,
+        )
 
-    def _explain(self, error: BaseException) -> str:
+    def _explain(self, error: BaseException) -> Message:
         if isinstance(error, urllib3.exceptions.ReadTimeoutError):
-            return f"timed out after {self.timeout:g}s without an answer"
+            return message(
+                "{seconds}초 동안 응답이 없어 시간 초과됐습니다",
+                "timed out after {seconds}s without an answer",
+                seconds=f"{self.timeout:g}",
+            )
         if isinstance(error, urllib3.exceptions.NameResolutionError):
-            return "the host name does not resolve"
+            return message("호스트 이름을 찾을 수 없습니다", "the host name does not resolve")
         if isinstance(error, urllib3.exceptions.NewConnectionError):
             cause = error.__cause__ or error.__context__
             reason = getattr(cause, "strerror", None) or str(error).rsplit(":", 1)[-1]
-            return str(reason).strip().lower() or "connection failed"
+            said = str(reason).strip().lower()
+            if said in _KOREAN_SOCKET_ERRORS:
+                return message(_KOREAN_SOCKET_ERRORS[said], "{reason}", reason=said)
+            if said:
+                return message("연결하지 못했습니다({reason})", "{reason}", reason=said)
+            return message("연결하지 못했습니다", "connection failed")
         # The kubernetes REST layer re-raises urllib3's SSLError as ApiException(reason="SSLError\n...").
         text = str(error.reason or "") if isinstance(error, ApiException) else str(error)
         if isinstance(error, urllib3.exceptions.SSLError) or text.startswith("SSLError"):
             reason = text.split("]", 1)[-1].split("(_ssl", 1)[0].strip()
-            return (
-                f"TLS verification failed ({reason or 'handshake error'}); check the cluster's CA certificate"
+            return message(
+                "TLS 검증에 실패했습니다({reason}). 클러스터의 CA 인증서를 확인하세요",
+                "TLS verification failed ({reason}); check the cluster's CA certificate",
+                reason=reason or "handshake error",
             )
         if isinstance(error, urllib3.exceptions.ConnectTimeoutError):
-            return f"connection timed out after {self.timeout:g}s"
+            return message(
+                "{seconds}초 안에 연결되지 않았습니다",
+                "connection timed out after {seconds}s",
+                seconds=f"{self.timeout:g}",
+            )
         if isinstance(error, ApiException):
-            return " ".join(str(error.reason or "TLS or protocol error").split())
+            said = " ".join(str(error.reason or "").split())
+            return message(
+                "TLS 또는 프로토콜 오류: {reason}", "{reason}", reason=said or "TLS or protocol error"
+            )
         if isinstance(error, urllib3.exceptions.ProtocolError):
-            return "the connection was dropped"
-        return " ".join(str(error).split()) or type(error).__name__
+            return message("연결이 끊겼습니다", "the connection was dropped")
+        said = " ".join(str(error).split()) or type(error).__name__
+        return message("연결 오류: {reason}", "{reason}", reason=said)
 
 
 def _parse_retry_after(value: str, fallback: float) -> float:
@@ -395,15 +502,27 @@ def _parse_retry_after(value: str, fallback: float) -> float:
     return moment.timestamp() - time.time()
 
 
-def _status_message(path: str, status: int, body: bytes, attempt: int) -> str:
-    """One line from a Kubernetes Status body, e.g. 'GET /api/v1/nodes: 403 Forbidden: nodes is forbidden'."""
+def _status_message(path: str, status: int, body: bytes, attempt: int) -> Message:
+    """One line from a Kubernetes Status body, e.g. 'GET /api/v1/nodes answered 403: nodes is forbidden'.
+
+    The server's own words (`detail`) stay as the server wrote them, in both languages.
+    """
     detail = ""
     try:
         parsed = orjson.loads(body) if body else None
     except orjson.JSONDecodeError:
         parsed = None
     if isinstance(parsed, dict):
-        detail = str(parsed.get("message") or parsed.get("reason") or "")
-    retried = f" after {attempt} retries" if attempt else ""
-    text = f"GET {path} answered {status}{retried}" + (f": {detail}" if detail else "")
-    return " ".join(text.split())
+        detail = " ".join(str(parsed.get("message") or parsed.get("reason") or "").split())
+    said = message(
+        "GET {path:이} {status:로} 답했습니다", "GET {path} answered {status}", path=path, status=str(status)
+    )
+    if attempt:
+        said = message(
+            "GET {path:이} {attempt}번 다시 시도한 뒤에도 {status:로} 답했습니다",
+            "GET {path} answered {status} after {attempt} retries",
+            path=path,
+            status=str(status),
+            attempt=attempt,
+        )
+    return said + f": {detail}" if detail else said

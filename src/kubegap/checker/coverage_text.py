@@ -57,6 +57,8 @@ def status_label(status: str, lang: str) -> str:
 
 def detail_text(detail: str, lang: str) -> str:
     """A coverage detail in the reader's language when we wrote it; the server's words otherwise."""
+    if isinstance(detail, Message):
+        return detail.render(lang)
     if lang != "ko":
         return detail
     if detail in _DETAILS:

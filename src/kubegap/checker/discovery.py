@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from kubegap.bilingual import message
 from kubegap.checker.client import ApiError, MalformedBody, ReadOnlyClient
 from kubegap.checker.discovery_shapes import ShapeError, api_groups, api_resources, api_versions
 from kubegap.checker.request_paths import is_group_name, is_kind_name, is_resource_name, is_version_name
@@ -137,12 +138,21 @@ class _Reader:
             if error.status in (401, 403):
                 # still an ApiError with its status, so a fleet scan can tell forbidden from unreachable
                 raise ApiError(
-                    f"the API server at {self._client.host} refused discovery ({error.status}); "
-                    f"check the credentials of {self._client.describe()}",
+                    message(
+                        "{host}의 API 서버가 디스커버리를 거부했습니다({status}). "
+                        "{who}의 자격 증명을 확인하세요",
+                        "the API server at {host} refused discovery ({status}); "
+                        "check the credentials of {who}",
+                        host=self._client.host,
+                        status=str(error.status),
+                        who=self._client.describe(),
+                    ),
                     status=error.status,
                     path=path,
                 ) from None
-            raise ApiError(error.one_line(), status=error.status, path=path) from None
+            raise ApiError(
+                error.args[0] if error.args else str(error), status=error.status, path=path
+            ) from None
 
     def shaped(self, path: str, document: dict[str, Any], shape: Any, group: str) -> Any:
         """`shape(document)`, or None with the group ('*' for every group, for /apis) marked malformed."""

@@ -24,7 +24,7 @@ from kubegap.bilingual import Message, message, render_any
 from kubegap.checker.client import ApiError, ReadOnlyClient, ReadOnlyViolation
 from kubegap.checker.discovery import Discovery, discover
 from kubegap.checker.live_limits import LiveLimits, ScanClock
-from kubegap.checker.live_pages import PAGE_SIZE, KindProgress, ListStopped, list_all
+from kubegap.checker.live_pages import PAGE_SIZE, KindProgress, ListStopped, list_all, said
 from kubegap.checker.request_paths import is_namespace_name
 from kubegap.checker.snapshot import Coverage, KindCoverage, KubeObject, Snapshot
 from kubegap.checker.sources._compact import Compactor
@@ -54,7 +54,13 @@ def read_cluster(
     bounds = limits or LiveLimits(request_timeout=timeout)
     bad = [name for name in namespaces or () if not is_namespace_name(name)]
     if bad:
-        raise UsageError(f"namespace {bad[0][:80]!r} is not a valid Kubernetes namespace name")
+        raise UsageError(
+            message(
+                "{name:은} Kubernetes 네임스페이스 이름으로 쓸 수 없습니다",
+                "namespace {name} is not a valid Kubernetes namespace name",
+                name=repr(bad[0][:80]),
+            )
+        )
     clock = ScanClock(fixed=bounds.scan_timeout, ceiling=bounds.scan_ceiling)
     owned = client is None
     active = client or ReadOnlyClient.from_kubeconfig(
@@ -172,8 +178,13 @@ class _KindReader:
         if self._clock.expired():
             return KindCoverage(
                 Coverage.failed,
-                f"not read: the scan's time budget of {self._clock.budget:.0f} s ran out before this kind "
-                "[limit: --scan-timeout]",
+                message(
+                    "읽지 않음: 이 종류 차례가 오기 전에 스캔 시간 예산 {budget}초가 다 됐습니다 "
+                    "[limit: --scan-timeout]",
+                    "not read: the scan's time budget of {budget} s ran out before this kind "
+                    "[limit: --scan-timeout]",
+                    budget=f"{self._clock.budget:.0f}",
+                ),
             ), None
         namespaces = self._namespaces
         scopes: list[str | None] = list(namespaces) if namespaces and resource.namespaced else [None]
@@ -194,30 +205,39 @@ class _KindReader:
                     )
                 )
         except ReadOnlyViolation as refused:
-            return KindCoverage(Coverage.not_collected, f"never read: {refused.one_line()}"), None
+            return KindCoverage(
+                Coverage.not_collected, message("읽지 않음: ", "never read: ") + said(refused)
+            ), None
         except ListStopped as stopped:
             return KindCoverage(stopped.status, stopped.detail), None
         except ApiError as error:
             return _coverage_for(error), None
-        detail = f"namespaces: {', '.join(namespaces)}" if namespaces and resource.namespaced else ""
+        detail = (
+            message("네임스페이스: {names}", "namespaces: {names}", names=", ".join(namespaces))
+            if namespaces and resource.namespaced
+            else ""
+        )
         return KindCoverage(Coverage.read, detail), items
 
     def _not_found(self, key: str) -> KindCoverage:
         malformed = self._discovery.malformed_for(key)
         if malformed:
-            return KindCoverage(Coverage.malformed, f"discovery was malformed: {malformed}")
+            return KindCoverage(
+                Coverage.malformed,
+                message("디스커버리 응답 형식이 잘못됨: ", "discovery was malformed: ") + malformed,
+            )
         failure = self._discovery.failure_for(key)
         if failure:
-            return KindCoverage(Coverage.failed, f"discovery failed: {failure}")
+            return KindCoverage(Coverage.failed, message("디스커버리 실패: ", "discovery failed: ") + failure)
         return KindCoverage(Coverage.absent, f"the API server does not serve {key}")
 
 
 def _coverage_for(error: ApiError) -> KindCoverage:
     if error.status in (401, 403):
-        return KindCoverage(Coverage.forbidden, error.one_line())
+        return KindCoverage(Coverage.forbidden, said(error))
     if error.status == 404:
-        return KindCoverage(Coverage.absent, error.one_line())
-    return KindCoverage(Coverage.failed, error.one_line())
+        return KindCoverage(Coverage.absent, said(error))
+    return KindCoverage(Coverage.failed, said(error))
 
 
 class _ProgressBar:

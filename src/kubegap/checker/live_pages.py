@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from kubegap.bilingual import Message, message
 from kubegap.checker.client import ApiError, MalformedBody, ReadOnlyClient
 from kubegap.checker.discovery import Resource
 from kubegap.checker.live_limits import MIB, LiveLimits, ScanClock
@@ -63,15 +64,27 @@ def list_all(
                 continue
             if error.status == 410:
                 raise ApiError(
-                    f"the list of {path} expired twice while paging (410 Gone)", status=410, path=path
+                    message(
+                        "{path} 목록이 페이지를 넘기는 동안 두 번 만료됐습니다(410 Gone)",
+                        "the list of {path} expired twice while paging (410 Gone)",
+                        path=path,
+                    ),
+                    status=410,
+                    path=path,
                 ) from None
             if isinstance(error, MalformedBody):
                 raise ListStopped(Coverage.malformed, error.one_line()) from None
             if error.limit:
-                raise _stopped(progress, f"{error.one_line()} [limit: {_limit_flag(error.limit)}]") from None
+                raise _stopped(progress, said(error) + f" [limit: {_limit_flag(error.limit)}]") from None
             if progress.pages:
                 raise ListStopped(
-                    Coverage.partial, f"stopped after {progress.pages:,} pages: {error.one_line()}"
+                    Coverage.partial,
+                    message(
+                        "{pages}쪽을 읽은 뒤 멈췄습니다: ",
+                        "stopped after {pages} pages: ",
+                        pages=progress.pages,
+                    )
+                    + said(error),
                 ) from None
             raise
     raise AssertionError("unreachable")  # pragma: no cover
@@ -95,12 +108,18 @@ def _pages(
     page_size = PAGE_SIZE
     while True:
         if progress.pages >= limits.max_pages:
-            raise _stopped(progress, f"stopped after {progress.pages:,} pages of {path} [limit: --max-pages]")
+            raise _stopped(
+                progress,
+                message(
+                    "{path:을} {pages}쪽 읽고 멈췄습니다 [limit: --max-pages]",
+                    "stopped after {pages} pages of {path} [limit: --max-pages]",
+                    path=path,
+                    pages=progress.pages,
+                ),
+            )
         left = limits.max_kind_bytes - progress.bytes
         if left <= 0:
-            raise _stopped(
-                progress, f"stopped after {progress.bytes / MIB:,.1f} MiB of {path} [limit: --max-kind-mb]"
-            )
+            raise _stopped(progress, _size_stop(f"{progress.bytes / MIB:,.1f}", path, "after"))
         params: dict[str, str | int] = {"limit": page_size}
         if token:
             params["continue"] = token
@@ -114,8 +133,7 @@ def _pages(
                 continue
             if error.limit == "page-bytes" and left <= limits.max_page_bytes:
                 raise _stopped(
-                    progress,
-                    f"stopped at {limits.max_kind_bytes / MIB:,.1f} MiB of {path} [limit: --max-kind-mb]",
+                    progress, _size_stop(f"{limits.max_kind_bytes / MIB:,.1f}", path, "at")
                 ) from None
             raise
         progress.pages += 1
@@ -124,7 +142,14 @@ def _pages(
         if progress.pages == 1:
             clock.announce(len(found) + announced)
         if token and token in seen:
-            raise _stopped(progress, f"the server repeated a continue token for {path}; the list never ends")
+            raise _stopped(
+                progress,
+                message(
+                    "서버가 {path}의 continue 토큰을 되풀이했습니다. 목록이 끝나지 않습니다",
+                    "the server repeated a continue token for {path}; the list never ends",
+                    path=path,
+                ),
+            )
         seen.add(token)
         typed = [_with_type(item, resource) if isinstance(item, dict) else item for item in found]
         problem = items_problem(typed)
@@ -137,7 +162,14 @@ def _pages(
                 marker = hash((metadata.get("namespace") or "", name))
                 if marker in names:
                     raise _stopped(
-                        progress, f"the server sent {name[:80]!r} twice while paging {path}; the list loops"
+                        progress,
+                        message(
+                            "서버가 {path}의 페이지를 넘기는 동안 {name:을} 두 번 보냈습니다. "
+                            "목록이 돌고 있습니다",
+                            "the server sent {name} twice while paging {path}; the list loops",
+                            name=repr(name[:80]),
+                            path=path,
+                        ),
                     )
                 names.add(marker)
             items.append(compact(item))
@@ -148,7 +180,13 @@ def _pages(
         empty_run = empty_run + 1 if not found else 0
         if empty_run >= EMPTY_PAGES_IN_A_ROW:
             raise _stopped(
-                progress, f"{EMPTY_PAGES_IN_A_ROW} empty pages in a row of {path} still promised more"
+                progress,
+                message(
+                    "{path}의 빈 페이지가 {count}번 이어졌는데도 서버는 더 있다고 했습니다",
+                    "{count} empty pages in a row of {path} still promised more",
+                    count=EMPTY_PAGES_IN_A_ROW,
+                    path=path,
+                ),
             )
 
 
@@ -173,11 +211,36 @@ def _checked_page(path: str, page: dict[str, Any]) -> tuple[list[dict[str, Any]]
     return items, token, max(0, announced)
 
 
-def _stopped(progress: KindProgress, reason: str) -> ListStopped:
+def _stopped(progress: KindProgress, reason: Message) -> ListStopped:
     """Partial when something was read already, failed when the very first page hit the limit."""
     if progress.pages:
-        return ListStopped(Coverage.partial, f"{reason}; the {progress.objects:,} objects read were not used")
+        unused = message(
+            ". 읽은 오브젝트 {count}개는 쓰지 않았습니다",
+            "; the {count} objects read were not used",
+            count=progress.objects,
+        )
+        return ListStopped(
+            Coverage.partial, Message(reason.render("ko") + unused.render("ko"), reason + unused)
+        )
     return ListStopped(Coverage.failed, reason)
+
+
+def _size_stop(mebibytes: str, path: str, where: str) -> Message:
+    english = "stopped after {size} MiB of {path}" if where == "after" else "stopped at {size} MiB of {path}"
+    return message(
+        "{path:을} {size}MiB 읽고 멈췄습니다 [limit: --max-kind-mb]",
+        english + " [limit: --max-kind-mb]",
+        size=mebibytes,
+        path=path,
+    )
+
+
+def said(error: Exception) -> Message:
+    """An error's sentence in both languages (a plain-string error is the same in both)."""
+    first = error.args[0] if error.args else str(error)
+    if isinstance(first, Message):
+        return first
+    return Message(str(first), str(first))
 
 
 def _limit_flag(limit: str) -> str:

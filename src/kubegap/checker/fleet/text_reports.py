@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from kubegap.bilingual import render_any
 from kubegap.checker.fleet.report import NOT_SCANNED, ClusterResult, FleetReport
 from kubegap.checker.reports import render_markdown
 from kubegap.checker.reports._common import one_line, report_lang
@@ -20,6 +21,34 @@ from kubegap.redaction import redact_text
 from kubegap.text import label
 
 _CELL_STYLE = {"fail": "bold red", "unknown": "yellow", "pass": "green", "not-applicable": "dim"}
+# Words of the fleet report, (Korean, English); counts and names are filled in with str.format.
+_WORDS = {
+    "title": ("kubegap 플릿 스캔", "kubegap fleet scan"),
+    "scanned_of": ("클러스터 {total}개 중 {scanned}개 스캔", "{scanned} of {total} cluster(s) scanned"),
+    "requests": ("요청 {requests:,}회", "{requests:,} request(s)"),
+    "clusters": ("클러스터", "Clusters"),
+    "cluster": ("클러스터", "Cluster"),
+    "status": ("상태", "Status"),
+    "requests_column": ("요청", "Requests"),
+    "seconds": ("초", "Seconds"),
+    "why": ("스캔하지 못한 까닭", "Why not scanned"),
+    "matrix": ("검사 × 클러스터", "Checks × clusters"),
+    "check": ("검사", "Check"),
+    "severity": ("심각도", "Severity"),
+    "not_scanned": ("스캔 못 함:", "Not scanned:"),
+    "note": ("참고:", "Note:"),
+    "hidden": (
+        "검사 {count}개는 스캔한 모든 클러스터에서 통과했거나 해당하지 않습니다.",
+        "{count} more check(s) pass or do not apply on every scanned cluster.",
+    ),
+}
+
+
+def _word(key: str, lang: str, **values: object) -> str:
+    korean, english = _WORDS[key]
+    return (korean if lang == "ko" else english).format(**values)
+
+
 _CLUSTER_STATUS = {
     "scanned": ("스캔 완료", "scanned"),
     "forbidden": ("권한 거부", "forbidden"),
@@ -48,7 +77,7 @@ def _cluster_line(cluster: ClusterResult, lang: str) -> list[str]:
             "",
             "",
             f"{cluster.seconds:.1f}",
-            cluster.error,
+            render_any(cluster.error, lang),
         ]
     counts = cluster.report.counts
     return [
@@ -74,11 +103,20 @@ def render_fleet_table(
         highlight=False,
     )
     console.print(
-        f"[bold]kubegap fleet scan[/] · {len(fleet.scanned())} of {len(fleet.clusters)} cluster(s) scanned · "
-        f"{fleet.requests:,} request(s) · {fleet.wall_seconds:.1f}s"
+        f"[bold]{_word('title', lang)}[/] · "
+        f"{_word('scanned_of', lang, scanned=len(fleet.scanned()), total=len(fleet.clusters))} · "
+        f"{_word('requests', lang, requests=fleet.requests)} · {fleet.wall_seconds:.1f}s"
     )
-    clusters = Table(title="Clusters", title_justify="left")
-    for column in ("Cluster", "Status", "fail", "unknown", "Requests", "Seconds", "Why not scanned"):
+    clusters = Table(title=_word("clusters", lang), title_justify="left")
+    for column in (
+        _word("cluster", lang),
+        _word("status", lang),
+        label("status.fail", lang),
+        label("status.unknown", lang),
+        _word("requests_column", lang),
+        _word("seconds", lang),
+        _word("why", lang),
+    ):
         clusters.add_column(column, overflow="fold")
     for cluster in fleet.clusters:
         style = "" if cluster.scanned else "bold red"
@@ -87,9 +125,9 @@ def render_fleet_table(
             escape(one_line(cluster.name, 100)), *[f"[{style}]{c}[/]" if style else c for c in cells]
         )
     console.print(clusters)
-    matrix = Table(title="Checks × clusters", title_justify="left")
-    matrix.add_column("Check", overflow="fold")
-    matrix.add_column("Severity")
+    matrix = Table(title=_word("matrix", lang), title_justify="left")
+    matrix.add_column(_word("check", lang), overflow="fold")
+    matrix.add_column(_word("severity", lang))
     for name in fleet.names:
         matrix.add_column(escape(one_line(name, 60)), overflow="fold")
     for row in fleet.matrix():
@@ -102,11 +140,11 @@ def render_fleet_table(
     console.print(matrix)
     for cluster in fleet.not_scanned():
         console.print(
-            f"[bold red]Not scanned:[/] {escape(one_line(cluster.name, 100))}: "
-            f"{escape(one_line(cluster.error))}"
+            f"[bold red]{_word('not_scanned', lang)}[/] {escape(one_line(cluster.name, 100))}: "
+            f"{escape(one_line(render_any(cluster.error, lang)))}"
         )
     for note in fleet.notes:
-        console.print(f"[dim]Note: {escape(one_line(note, 300))}[/]")
+        console.print(f"[dim]{_word('note', lang)} {escape(one_line(render_any(note, lang), 300))}[/]")
     return redact_text(buffer.getvalue(), limit=2_000_000)
 
 
@@ -117,12 +155,13 @@ def _cell(text: str, limit: int = 200) -> str:
 def render_fleet_markdown(fleet: FleetReport, lang: str | None = "en", base_url: str | None = None) -> str:
     lang = report_lang(lang)
     lines = [
-        "## kubegap fleet scan",
+        f"## {_word('title', lang)}",
         "",
-        f"{len(fleet.scanned())} of {len(fleet.clusters)} cluster(s) scanned · "
-        f"{fleet.requests:,} request(s) · {fleet.finished_at}",
+        f"{_word('scanned_of', lang, scanned=len(fleet.scanned()), total=len(fleet.clusters))} · "
+        f"{_word('requests', lang, requests=fleet.requests)} · {fleet.finished_at}",
         "",
-        "| Cluster | Status | fail | unknown | Why not scanned |",
+        f"| {_word('cluster', lang)} | {_word('status', lang)} | {label('status.fail', lang)} | "
+        f"{label('status.unknown', lang)} | {_word('why', lang)} |",
         "| --- | --- | --- | --- | --- |",
     ]
     for cluster in fleet.clusters:
@@ -132,10 +171,12 @@ def render_fleet_markdown(fleet: FleetReport, lang: str | None = "en", base_url:
         )
     rows = [row for row in fleet.matrix() if row.worst in ("fail", "unknown", NOT_SCANNED)]
     hidden = len(fleet.matrix()) - len(rows)
-    lines += ["", "### Checks × clusters", ""]
+    lines += ["", f"### {_word('matrix', lang)}", ""]
     if rows:
         lines.append(
-            "| Check | Severity | " + " | ".join(f"`{_cell(name, 60)}`" for name in fleet.names) + " |"
+            f"| {_word('check', lang)} | {_word('severity', lang)} | "
+            + " | ".join(f"`{_cell(name, 60)}`" for name in fleet.names)
+            + " |"
         )
         lines.append("| --- | --- | " + " | ".join("---" for _ in fleet.names) + " |")
         for row in rows:
@@ -144,7 +185,7 @@ def render_fleet_markdown(fleet: FleetReport, lang: str | None = "en", base_url:
                 f"| `{row.check_id}` | {label('severity.' + row.meta.severity.value, lang)} | {cells} |"
             )
     if hidden:
-        lines += ["", f"{hidden} more check(s) pass or do not apply on every scanned cluster."]
+        lines += ["", _word("hidden", lang, count=hidden)]
     for cluster in fleet.scanned():
         assert cluster.report is not None
         own = render_markdown(cluster.report, lang, base_url).replace("## kubegap scan", "", 1).strip()
