@@ -111,3 +111,22 @@ def test_a_case_outside_git_shows_no_dates_rather_than_guessing(client: TestClie
 def test_strange_short_links_are_calm_not_found_pages(client: TestClient, short: str) -> None:
     response = client.get(f"/c/{short}", follow_redirects=False)
     assert response.status_code == 404 and "<script>" not in response.text
+
+
+def test_sources_show_when_they_were_published_and_when_we_read_them() -> None:
+    from kubegap.knowledge.model import Source
+    from kubegap.web.incident_page import source_links
+
+    read = Source(
+        url="https://example.com/postmortem",
+        title="Postmortem",
+        publisher="Example",
+        kind="postmortem",
+        published=dt.date(2025, 3, 1),
+        accessed=dt.date(2026, 12, 2),
+    )
+    unread = Source(url="https://example.com/b", title="B", publisher="Example", kind="blog")
+    english = source_links([read, unread], "en")
+    assert english[0].dates_label == "published 2025-03-01 · accessed 2026-12-02"
+    assert english[1].dates_label == ""  # nothing known is shown as nothing, never guessed
+    assert source_links([read], "ko")[0].dates_label == "발행 2025-03-01 · 열람 2026-12-02"

@@ -122,7 +122,13 @@ def incident_detail(incident: Incident, library: Library, lang: str) -> Renderab
             parts.append(line)
     parts += [Text(""), Text(_pick(("출처", "Sources"), lang), style="bold cyan")]
     for source in incident.sources:
-        parts.append(Text(f"• {source.title} ({source.publisher}, {source.kind.value})\n  {source.url}"))
+        dates = []
+        if source.published:
+            dates.append(_pick(("발행 ", "published "), lang) + source.published.isoformat())
+        if source.accessed:
+            dates.append(_pick(("열람 ", "accessed "), lang) + source.accessed.isoformat())
+        about = ", ".join([source.publisher, source.kind.value, *dates])
+        parts.append(Text(f"• {source.title} ({about})\n  {source.url}"))
     return Group(*parts)
 
 

@@ -44,8 +44,7 @@ def source_links(sources: Sequence[Source], lang: Lang) -> tuple[SourceLink, ...
     links = []
     for source in sources:
         published = source.published.isoformat() if source.published else ""
-        accessed_date = getattr(source, "accessed", None)  # recorded by newer knowledge files
-        accessed = accessed_date.isoformat() if isinstance(accessed_date, dt.date) else ""
+        accessed = source.accessed.isoformat() if source.accessed else ""
         dates = [t("source.published", lang, date=published)] if published else []
         dates += [t("source.accessed", lang, date=accessed)] if accessed else []
         links.append(
