@@ -93,6 +93,8 @@ _KO: dict[str, str] = {
         "모든 파일을 스키마와 상호 참조에 비추어 검사합니다. 문제가 하나라도 있으면 1로 끝납니다."
     ),
     "knowledge validate --root": "지식 폴더(기본값: 패키지에 든 것).",
+    "knowledge stats": "코퍼스가 다루는 범위: 연도, 원인 계열, 환경, 출처 종류, 발행처별 건수.",
+    "knowledge stats --root": "지식 폴더(기본값: 패키지에 든 것).",
     "mcp": "읽기 전용 MCP 서버를 표준 입출력(stdio)으로 실행합니다(Claude Code, Codex 등 MCP 호스트용).",
     "rbac": "kubegap에 필요한 읽기 전용 ClusterRole을 출력합니다(`get`과 `list`만, Secret은 읽지 않음).",
     "scan": (

@@ -15,6 +15,20 @@ LANGS: tuple[Lang, ...] = ("ko", "en")
 DEFAULT_LANG: Lang = "ko"
 
 _LABELS: dict[str, tuple[str, str]] = {
+    # Kinds of record metadata, shown by the web pages and the CLI alike.
+    "orchestrator.kubernetes": ("쿠버네티스", "Kubernetes"),
+    "orchestrator.slurm": ("SLURM", "SLURM"),
+    "orchestrator.other": ("기타", "other"),
+    "orchestrator.none": ("없음", "none"),
+    "source.postmortem": ("사후 분석", "postmortem"),
+    "source.status-page": ("상태 페이지", "status page"),
+    "source.paper": ("논문", "paper"),
+    "source.logbook": ("작업 일지", "logbook"),
+    "source.blog": ("블로그", "blog"),
+    "source.talk": ("발표", "talk"),
+    "source.issue": ("이슈", "issue"),
+    "source.documentation": ("문서", "documentation"),
+    "orchestrator.unknown": ("알 수 없음", "unknown"),
     "incidents": ("사례", "Incidents"),
     "studies": ("플릿 연구", "Fleet studies"),
     "checks": ("점검 항목", "Checks"),

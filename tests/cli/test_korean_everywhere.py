@@ -147,6 +147,19 @@ def test_facet_trees_name_terms_by_korean_label_with_the_id_beside_it(
             assert not english_words(label, TERMS), line
 
 
+def test_corpus_figures_are_korean_with_ids_beside_labels(capsys: pytest.CaptureFixture[str]) -> None:
+    """`knowledge stats` names values as `label · id`, like `facets`: all but the id must be Korean."""
+    code, out, _ = _run(capsys, "knowledge", "stats")
+    assert code == 0
+    taxonomy = load_knowledge().taxonomy
+    ids = {term.id for facet in taxonomy.facets.values() for term in facet.terms}
+    ids |= {organization.kind.value for organization in taxonomy.organizations}
+    shown = [
+        line.rpartition(" · ")[0] if line.rpartition(" · ")[2] in ids else line for line in out.splitlines()
+    ]
+    _assert_korean("\n".join(shown), "knowledge stats")
+
+
 @pytest.mark.parametrize(
     "args",
     [

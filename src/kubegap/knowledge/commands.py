@@ -10,8 +10,12 @@ import click
 from kubegap.bilingual import message
 from kubegap.cli_support import lang_option
 from kubegap.errors import UsageError
+from kubegap.knowledge.collection import Taxonomy
 from kubegap.knowledge.loader import default_root, load_knowledge
+from kubegap.knowledge.organizations import KIND_LABELS, OrganizationKind
 from kubegap.knowledge.schema import json_schemas
+from kubegap.knowledge.stats import corpus_stats
+from kubegap.text import label
 
 
 @click.group()
@@ -62,3 +66,57 @@ def validate(root: Path | None, lang: str) -> None:
 def schema(kind: str) -> None:
     """Print the JSON Schema of one record kind, for editors and other tools."""
     click.echo(json.dumps(json_schemas()[kind], ensure_ascii=False, indent=2))
+
+
+_STATS_HEADINGS = {
+    "by_year": ("연도별 사례", "Incidents by year"),
+    "by_cause_family": ("원인 계열별 사례", "Incidents by cause family"),
+    "by_orchestrator": ("오케스트레이터별 사례", "Incidents by orchestrator"),
+    "by_organization_kind": ("조직 종류별 사례", "Incidents by kind of organisation"),
+    "sources_by_kind": ("종류별 출처", "Sources by kind"),
+    "unstated_sections": ("출처가 말하지 않은 항목", "Sections the sources are silent on"),
+}
+
+
+@knowledge.command()
+@click.option("--root", type=click.Path(path_type=Path), help="Knowledge folder (default: the bundled one).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@lang_option
+def stats(root: Path | None, as_json: bool, lang: str) -> None:
+    """What the corpus covers: counts by year, cause family, setting, source kind and publisher."""
+    loaded = load_knowledge(root or default_root())
+    figures = corpus_stats(loaded)
+    if as_json:
+        click.echo(json.dumps(figures.as_json(), ensure_ascii=False, indent=2))
+        return
+    summary = message(
+        "사례 {incidents}건, 플릿 연구 {studies}건, 조직 {organizations}곳, 출처 발행처 {publishers}곳",
+        "{incidents} incidents, {studies} studies, {organizations} organisations, "
+        "{publishers} source publishers",
+        incidents=figures.incidents,
+        studies=figures.studies,
+        organizations=figures.organizations,
+        publishers=len(figures.publishers),
+    )
+    click.echo(summary.render(lang))
+    taxonomy = loaded.taxonomy
+    for key, (korean, english) in _STATS_HEADINGS.items():
+        click.echo(f"\n{korean if lang == 'ko' else english}")
+        counts: dict[str, int] = getattr(figures, key)
+        for name, count in counts.items():
+            click.echo(f"  {count:>4}  {_stats_name(taxonomy, key, name, lang)}")
+
+
+def _stats_name(taxonomy: Taxonomy, key: str, name: str, lang: str) -> str:
+    """A counted value in the reader's language, `label · id` where it is an id (as `facets` prints)."""
+    if key == "by_cause_family":
+        term = taxonomy.term("cause", name)
+        return f"{term.label.get(lang)} · {name}" if term else name
+    if key == "by_organization_kind" and name in set(OrganizationKind):
+        return f"{KIND_LABELS[OrganizationKind(name)].get(lang)} · {name}"
+    prefix = {"by_orchestrator": "orchestrator.", "sources_by_kind": "source."}.get(key)
+    if prefix:
+        return label(prefix + name, lang)
+    if key == "unstated_sections":
+        return label("section." + name, lang)
+    return name
