@@ -68,3 +68,20 @@ def test_korean_is_korean_and_english_is_english(incident: Incident) -> None:
 def test_every_incident_has_a_symptom_and_a_source(incident: Incident) -> None:
     assert incident.sections.symptom is not None
     assert all(source.url.startswith("https://") for source in incident.sources)
+
+
+def test_environment_names_are_names_or_bilingual() -> None:
+    """A plain accelerator or provider is shown as is on the Korean page too, so it may hold only names."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from korean_words import english_words
+
+    prose = []
+    for incident in KNOWLEDGE.incidents:
+        for field in ("accelerator", "provider"):
+            value = getattr(incident.environment, field)
+            if isinstance(value, str) and english_words(value):
+                prose.append(f"{incident.id}: {field}: {value}")
+    assert prose == [], "write these as {ko, en}"

@@ -136,11 +136,27 @@ class Orchestrator(StrEnum):
 
 
 class Environment(_Strict):
+    """Where it happened. `accelerator` and `provider` are product names, written once when they are
+    only names ("NVIDIA H100 80GB", "Azure"), and in both languages as {ko, en} as soon as they say
+    more than names ("GPUs for model inference"), so a Korean page never shows English prose."""
+
     deployment: Deployment = Deployment.unknown
     orchestrator: Orchestrator = Orchestrator.unknown
-    accelerator: str | None = None
+    accelerator: str | Bilingual | None = None
     scale_gpus: int | None = Field(default=None, ge=1)
-    provider: str | None = None
+    provider: str | Bilingual | None = None
+
+
+def in_language(value: str | Bilingual | None, lang: str) -> str | None:
+    """A name (the same in both languages) or a bilingual text, in `lang`."""
+    return value.get(lang) if isinstance(value, Bilingual) else value
+
+
+def both_languages(value: str | Bilingual | None) -> list[str]:
+    """Every spelling of a name or bilingual text, for search."""
+    if value is None:
+        return []
+    return [value.ko, value.en] if isinstance(value, Bilingual) else [value]
 
 
 class Sections(_Strict):

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 
 from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.knowledge.loader import Knowledge, Taxonomy
-from kubegap.knowledge.model import ErrorSignature, Incident
+from kubegap.knowledge.model import ErrorSignature, Incident, both_languages
 from kubegap.knowledge.organizations import LIBRARY_FACETS, ORGANIZATION_FACET
 from kubegap.library import analysis, signatures
 from kubegap.library.glossary import Glossary, GlossaryEntry, analyse_glossary, glossary_for
@@ -269,7 +269,7 @@ def _body(incident: Incident, taxonomy: Taxonomy) -> Iterable[str]:
     organization = taxonomy.organization(incident.organization)
     yield from organization.aliases if organization is not None else [incident.organization]
     environment = incident.environment
-    yield from (value for value in (environment.accelerator, environment.provider) if value)
+    yield from both_languages(environment.accelerator) + both_languages(environment.provider)
     for source in incident.sources:
         yield from (source.title, source.publisher)
     sections = incident.sections

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kubegap.errors import NotFoundError
-from kubegap.knowledge.model import FACETS, Incident, Source
+from kubegap.knowledge.model import FACETS, Incident, Source, in_language
 from kubegap.text import Lang
 from kubegap.web import urls
 from kubegap.web.cards import IncidentCard, TermLink, build_card, term_link
@@ -233,8 +233,8 @@ def _environment(incident: Incident, lang: Lang) -> tuple[Figure, ...]:
     values = {
         "deployment": _known(f"deployment.{environment.deployment.value}", lang),
         "orchestrator": _known(f"orchestrator.{environment.orchestrator.value}", lang),
-        "accelerator": environment.accelerator,
+        "accelerator": in_language(environment.accelerator, lang),
         "scale_gpus": f"{environment.scale_gpus:,}" if environment.scale_gpus else None,
-        "provider": environment.provider,
+        "provider": in_language(environment.provider, lang),
     }
     return tuple(Figure(key, t(f"env.{key}", lang), value) for key, value in values.items() if value)
