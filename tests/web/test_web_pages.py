@@ -288,6 +288,7 @@ def test_studies_render_a_server_side_svg_bar_chart(client: TestClient) -> None:
     assert "Faulty GPU: 30% (120)" in study["chart"]["description"]
     index = _html(client, "/en/studies")
     assert index.count('<details class="chart-table">') == 1 and "<td>30% (120)</td>" in index
+    assert "fixture-lab ·" not in index and "Fixture Lab ·" in index  # by name, never by id
     page = _html(client, f"/en/studies/{STUDY}")
     assert '<svg class="bar-chart"' in page
     assert 'width="52.50%"' in page and 'class="chart chart-columns"' in page

@@ -136,7 +136,7 @@ def build_studies_page(site: Site, lang: Lang) -> StudiesPage:
                 study.id,
                 study.title.get(lang),
                 study.summary.get(lang),
-                study.organization,
+                taxonomy.organization_name(study.organization, lang),
                 study.period.get(lang),
                 study.fleet.get(lang),
                 urls.study_url(lang, study.id),
