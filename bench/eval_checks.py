@@ -44,12 +44,15 @@ class FoundFailure:
 @dataclass
 class Tally:
     counts: Counter[str] = field(default_factory=Counter)
+    misses_judged: bool = True  # False: nobody looked for misses, so recall is not known
 
     def precision(self) -> float | None:
         judged = self.counts["tp"] + self.counts["fp"]
         return self.counts["tp"] / judged if judged else None
 
     def recall(self) -> float | None:
+        if not self.misses_judged:
+            return None
         relevant = self.counts["tp"] + self.counts["miss"]
         return self.counts["tp"] / relevant if relevant else None
 
@@ -102,6 +105,13 @@ class Evaluation:
     stale: list[tuple[str, str, str]]
 
 
+def _part(judgement: dict[str, object], repository: str, heldout: frozenset[str]) -> str:
+    """dev or heldout; a check written before the split was tuned on every repository, so all is dev."""
+    if judgement.get("tuned_on_all"):
+        return "dev"
+    return "heldout" if repository in heldout else "dev"
+
+
 def evaluate(
     failures: tuple[FoundFailure, ...], judgements: dict[str, dict[str, object]], heldout: frozenset[str]
 ) -> Evaluation:
@@ -116,7 +126,7 @@ def evaluate(
     for failure in failures:
         if failure.check not in judgements:
             continue
-        part = "heldout" if failure.repository in heldout else "dev"
+        part = _part(judgements[failure.check], failure.repository, heldout)
         key = (failure.check, failure.file, failure.object)
         seen.add(key)
         if key in verdicts:
@@ -125,8 +135,12 @@ def evaluate(
             unjudged.append(failure)
     for check, data in judgements.items():
         tallies.setdefault((check, "dev"), Tally())
+        if data.get("misses_judged") is False:
+            for (name, _part_name), tally in tallies.items():
+                if name == check:
+                    tally.misses_judged = False
         for entry in data.get("misses") or []:  # type: ignore[union-attr]
-            part = "heldout" if str(entry["file"]).split("/", 1)[0] in heldout else "dev"
+            part = _part(data, str(entry["file"]).split("/", 1)[0], heldout)
             tallies[(check, part)].counts["miss"] += 1
     stale = sorted(key for key in verdicts if key not in seen)
     return Evaluation(dict(tallies), unjudged, stale)
@@ -149,6 +163,7 @@ def table(evaluation: Evaluation, part: str) -> list[str]:
             continue
         c = tally.counts
         total.counts.update(c)
+        total.misses_judged = total.misses_judged and tally.misses_judged
         findings = c["tp"] + c["fp"] + c["debatable"]
         lines.append(
             f"| {check} | {findings} | {c['tp']} | {c['fp']} | {c['debatable']} | {c['miss']} | "
