@@ -113,6 +113,10 @@ _KO: dict[str, str] = {
     "scan --status": "이 상태만 보여 줍니다.",
     "scan --min-severity": "이 심각도 이상만 보여 줍니다.",
     "scan --no-annotation-exemptions": "kubegap.io/ignore 어노테이션을 무시합니다.",
+    "scan --skip-unreadable": (
+        "폴더 안에서 읽을 수 없는 파일을 건너뛰어도 종료 코드 2로 끝내지 않습니다(건너뛴 파일은 그래도 "
+        "보고서에 나옵니다)."
+    ),
     "scan --library-url": "사례 링크의 기본 URL(기본값: $KUBEGAP_LIBRARY_URL, 없으면 각 사례의 출처).",
     "scan --context": "kubeconfig 컨텍스트(기본값: 현재 컨텍스트). 여러 번 주면 플릿을 스캔합니다.",
     "scan --all-contexts": "kubeconfig의 모든 컨텍스트를 스캔합니다.",

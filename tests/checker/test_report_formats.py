@@ -62,7 +62,7 @@ def test_json_validates_against_the_published_schema_and_keeps_exemptions() -> N
     document = json.loads(render(report, "json", "ko", "https://library.example"))
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
     jsonschema.validate(document, SCHEMA, cls=jsonschema.Draft202012Validator)
-    assert document["schemaVersion"] == "1.1" and document["lang"] == "ko"
+    assert document["schemaVersion"] == "1.2" and document["lang"] == "ko"
     assert document["scan"]["mode"] == "manifests"
     leaky = next(f for f in document["findings"] if f["checkId"] == "leaky" and f["status"] == "fail")
     assert leaky["exemptedBy"].startswith("exemption") and leaky["object"]["file"] == "deploy/train.yaml"

@@ -194,3 +194,42 @@ def test_run_scan_is_the_same_path_as_the_cli(tmp_path: Path) -> None:
     assert [summary.check_id for summary in only_low.checks] == ["low-gap"]
     with pytest.raises(UsageError, match="choose one source"):
         run_scan(ScanRequest(snapshot_paths=[snapshot], demo=True))
+
+
+def test_a_folder_with_unreadable_files_names_them_everywhere_and_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Skipping input silently would pass a CI step on half the manifests: exit 2 unless asked not to."""
+    folder = tmp_path / "k8s"
+    folder.mkdir()
+    (folder / "pod.yaml").write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c, image: x}]}\n"
+    )
+    (folder / "broken.yaml").write_text("kind: Pod\nmetadata: {name: [\n")
+    (folder / "chart.yaml").write_text("kind: Job\nmetadata:\n  name: {{ .Values.name }}\n")
+    code, out, _ = _run(["scan", str(folder), "-f", "plain", "--fail-on", "never"], capsys)
+    assert code == 2
+    assert "broken.yaml: not valid YAML at line" in out
+    assert "chart.yaml: an unrendered template ({{ ... }}); render it first (`helm template`" in out
+    code, out, _ = _run(
+        ["scan", str(folder), "-f", "json", "--skip-unreadable", "--fail-on", "never"], capsys
+    )
+    assert code == 0
+    skipped = json.loads(out)["summary"]["skippedFiles"]
+    assert sorted(Path(name).name for name in skipped) == ["broken.yaml", "chart.yaml"]
+    code, out, _ = _run(["scan", str(folder), "-f", "sarif", "--fail-on", "never"], capsys)
+    invocation = json.loads(out)["runs"][0]["invocations"][0]
+    assert code == 2 and invocation["executionSuccessful"] is False
+    warned = [n for n in invocation["toolExecutionNotifications"] if n["level"] == "warning"]
+    assert sorted(
+        Path(n["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]).name for n in warned
+    ) == [
+        "broken.yaml",
+        "chart.yaml",
+    ]
+    code, out, _ = _run(["scan", str(folder), "-f", "markdown", "--lang", "ko", "--fail-on", "never"], capsys)
+    assert code == 2 and "렌더링하지 않은 템플릿입니다" in out
+    # a folder whose files all parse keeps the usual exit codes
+    (folder / "broken.yaml").unlink()
+    (folder / "chart.yaml").unlink()
+    assert _run(["scan", str(folder), "-f", "plain", "--fail-on", "never"], capsys)[0] == 0

@@ -187,6 +187,11 @@ def _write(text: str, output: str | None) -> None:
 @click.option("--exemptions", "exemptions_path", type=click.Path(), help="Exemptions YAML file.")
 @click.option("--no-annotation-exemptions", is_flag=True, help="Ignore kubegap.io/ignore annotations.")
 @click.option(
+    "--skip-unreadable",
+    is_flag=True,
+    help="Let files in a folder that cannot be parsed be skipped without exit code 2 (they are still named).",
+)
+@click.option(
     "--library-url",
     help="Base URL of incident links (default $KUBEGAP_LIBRARY_URL, else each incident's source).",
 )
@@ -206,6 +211,7 @@ def scan(
     lang: str,
     exemptions_path: str | None,
     no_annotation_exemptions: bool,
+    skip_unreadable: bool,
     library_url: str | None,
     kubeconfig: str | None,
     contexts: tuple[str, ...],
@@ -263,7 +269,7 @@ def scan(
     report = run_scan(request)
     shown = report.filtered(statuses or None, Severity(min_severity) if min_severity else None)
     _write(render(shown, chosen, lang, library_url, color=color, width=columns), output)
-    raise click.exceptions.Exit(report.exit_code(threshold))
+    raise click.exceptions.Exit(report.exit_code(threshold, skipped_ok=skip_unreadable))
 
 
 @click.command()

@@ -183,4 +183,5 @@ def run_checks(
         snapshot_created_at=snapshot.created_at,
         namespaces=tuple(sorted(selection)),
         notes=notes,
+        skipped_files=list(snapshot.skipped_files),
     )

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.finding import Finding, Severity, Status
 
-SCHEMA_VERSION = "1.1"  # 1.1: summary.unreadable; coverage statuses malformed and partial
+SCHEMA_VERSION = "1.2"  # 1.1: summary.unreadable, coverage malformed/partial; 1.2: summary.skippedFiles
 
 # Worst first: the status a check shows in the summary is the worst of its findings.
 STATUS_ORDER: tuple[Status, ...] = (Status.failed, Status.unknown, Status.passed, Status.not_applicable)
@@ -170,6 +170,7 @@ class ScanReport:
     snapshot_created_at: str = ""
     namespaces: tuple[str, ...] = ()  # the namespace selection, empty for all
     notes: list[str] = field(default_factory=list)  # skipped inputs, expired exemptions, ...
+    skipped_files: list[str] = field(default_factory=list)  # input files that could not be read
     schema_version: str = SCHEMA_VERSION
 
     @property
@@ -203,7 +204,10 @@ class ScanReport:
         """Open (not exempted) fails at or above the threshold: what makes the exit code 1."""
         return [f for f in self.findings if is_open_fail(f) and f.severity.rank >= threshold.rank]
 
-    def exit_code(self, fail_on: Severity | None) -> int:
+    def exit_code(self, fail_on: Severity | None, *, skipped_ok: bool = False) -> int:
+        """2 when input files were skipped (the scan saw less than it was given), else 1 on fails."""
+        if self.skipped_files and not skipped_ok:
+            return 2
         if fail_on is None:
             return 0
         return 1 if self.failing(fail_on) else 0

@@ -98,6 +98,7 @@ def report_document(
             "failBySeverity": report.severity_counts,
             "checks": len(report.checks),
             "unreadable": _unreadable(report, lang),
+            "skippedFiles": list(report.skipped_files),
         },
         "checks": [check_document(summary, lang, base) for summary in report.checks],
         "findings": [finding_document(finding, lang) for finding in report.findings],

@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 
+from kubegap.bilingual import render_any
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.finding import Finding, Severity, Status
 from kubegap.checker.reports._common import cited_incidents, link_base, report_lang
@@ -100,6 +101,21 @@ def _result(finding: Finding, rule_index: int, lang: str) -> dict[str, Any]:
     return result
 
 
+def _invocation(report: ScanReport, lang: str) -> dict[str, Any]:
+    """The notes as the run's notifications; a run that skipped input files did not succeed."""
+    skipped = sorted(set(report.skipped_files))
+    notifications = []
+    for note in report.notes:
+        text = render_any(note, lang)
+        notification: dict[str, Any] = {"level": "note", "message": {"text": text}}
+        named = [path for path in skipped if path in str(note)]
+        if named:
+            notification["level"] = "warning"
+            notification["locations"] = [{"physicalLocation": {"artifactLocation": {"uri": named[0]}}}]
+        notifications.append(notification)
+    return {"executionSuccessful": not skipped, "toolExecutionNotifications": notifications}
+
+
 def sarif_document(
     report: ScanReport, lang: str | None = "en", base_url: str | None = None
 ) -> dict[str, Any]:
@@ -127,6 +143,7 @@ def sarif_document(
                 "results": results,
                 "columnKind": "unicodeCodePoints",
                 "properties": {"source": report.source, "mode": report.mode},
+                "invocations": [_invocation(report, lang)],
             }
         ],
     }

@@ -39,7 +39,7 @@ def not_objects(count: int, files: Iterable[str]) -> Message:
     )
 
 
-def unreadable_file(problem: str) -> Message:
+def unreadable_file(problem: str | Message) -> Message:
     return message(
         "읽을 수 없는 파일을 건너뛰었습니다: {problem}", "skipped unreadable file {problem}", problem=problem
     )
