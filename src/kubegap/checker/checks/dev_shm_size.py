@@ -54,7 +54,10 @@ CHECK = CheckMeta(
         "TrainJob (their controllers decide), and gloo-backend jobs, GPU stress tests such as gpu-burn and "
         "one-GPU-per-pod benchmarks, which use neither NCCL shared memory nor a data loader.",
     ),
-    incidents=("bloom-2022-05-18-dataloader-deadlock",),
+    incidents=(
+        "bloom-2022-05-18-dataloader-deadlock",
+        "lmcache-2026-07-ci-pods-default-dev-shm-vllm-out-of-shared-memory",
+    ),
     needs=(),
     optional=WORKLOAD_KINDS,
     components=("data-loader", "nccl"),
