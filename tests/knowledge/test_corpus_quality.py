@@ -15,10 +15,10 @@ HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 
 def test_corpus_size_and_spread() -> None:
-    assert len(KNOWLEDGE.incidents) >= 80
-    assert len(KNOWLEDGE.studies) >= 8
+    assert len(KNOWLEDGE.incidents) >= 200
+    assert len(KNOWLEDGE.studies) >= 13
     publishers = {source.publisher for incident in KNOWLEDGE.incidents for source in incident.sources}
-    assert len(publishers) >= 35
+    assert len(publishers) >= 80
 
 
 def test_every_taxonomy_term_is_used() -> None:
