@@ -6,6 +6,7 @@ while readiness conditions (AcceleratedHardwareReady) are bad when False. We rea
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from kubegap.checker.extract.nodes import NodeView
@@ -33,7 +34,16 @@ HEALTH_LABELS = {
         "UnschedulablePendingReplacement",
         "UnschedulablePendingReboot",
     ),
+    # Google's cluster-health-scanner writes pass/fail per health check, and reboot-required on ECC errors.
+    "aiinfra/gpu-healthcheck-result": ("fail",),
+    "aiinfra/nccl-healthcheck-result": ("fail",),
+    "aiinfra/neper-healthcheck-result": ("fail",),
+    "aiinfra/tinymax-healthcheck-result": ("fail",),
+    "aiinfra/reboot-required": ("true",),
 }
+# cluster-health-scanner stamps how long a passed result holds (epoch seconds); past it the node is unvetted.
+VALIDITY_PREFIX = "aiinfra/"
+VALIDITY_SUFFIX = "-healthcheck-valid-till-sec"
 
 
 def _matches(condition_type: str, words: tuple[str, ...]) -> bool:
@@ -70,3 +80,30 @@ def bad_gpu_signals(node: NodeView) -> list[str]:
         if value and value.startswith(bad_prefixes):
             signals.append(f"label {label}={value}")
     return signals
+
+
+def _epoch(moment: str) -> float | None:
+    """An ISO 8601 time ('2026-12-02T19:00:00Z') as epoch seconds; None when absent or unreadable."""
+    try:
+        return datetime.fromisoformat(moment.replace("Z", "+00:00")).timestamp() if moment else None
+    except ValueError:
+        return None
+
+
+def expired_health_results(node: NodeView, read_at: str) -> list[str]:
+    """Active health-check results whose stated validity ended before the cluster was read.
+
+    The scanner re-runs its checks and re-stamps the label; an expired stamp means the checks stopped
+    running, so the node's last 'pass' no longer vouches for it. Without a read time nothing is judged.
+    """
+    now = _epoch(read_at)
+    if now is None:
+        return []
+    return [
+        f"label {label}={value}"
+        for label, value in node.labels.items()
+        if label.startswith(VALIDITY_PREFIX)
+        and label.endswith(VALIDITY_SUFFIX)
+        and value.isdigit()
+        and int(value) < now
+    ]
