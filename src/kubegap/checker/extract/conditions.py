@@ -23,6 +23,8 @@ _GPU_WORDS = (
     "ecc",
     "rowremap",
 )
+# Clock slowdowns: NVSentinel's GpuThermalWatch / GpuThermalMarginWatch, NPD plugins' *Throttl* types.
+_THERMAL_WORDS = ("thermal", "throttl", "temperature", "overheat", "slowdown")
 _NETWORK_WORDS = ("iblink", "infiniband", "rdma", "ibport", "nicready", "mlx")
 _POSITIVE_SUFFIXES = ("ready", "healthy", "ok", "available")
 # Labels written by active-health tools; the value shows a failed diagnostic.
@@ -66,6 +68,20 @@ def gpu_conditions(node: NodeView) -> dict[str, dict[str, Any]]:
 def network_conditions(node: NodeView) -> dict[str, dict[str, Any]]:
     """Conditions about InfiniBand/RDMA links."""
     return {key: value for key, value in node.conditions.items() if _matches(key, _NETWORK_WORDS)}
+
+
+def thermal_conditions(node: NodeView) -> dict[str, dict[str, Any]]:
+    """Conditions that report GPU (or node) temperature or clock throttling, healthy or not."""
+    return {key: value for key, value in node.conditions.items() if _matches(key, _THERMAL_WORDS)}
+
+
+def bad_thermal_signals(node: NodeView) -> list[str]:
+    """Thermal or clock-throttle conditions on the node that are in their bad state."""
+    return [
+        f"condition {key}={value.get('status')} ({value.get('reason') or 'no reason'})"
+        for key, value in thermal_conditions(node).items()
+        if is_bad(key, value)
+    ]
 
 
 def bad_gpu_signals(node: NodeView) -> list[str]:
