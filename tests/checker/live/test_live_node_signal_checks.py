@@ -107,3 +107,44 @@ def test_node_signal_checks_flag_what_an_expert_flags(
     severities = {f.object.name: f.severity.value for f in report.findings if f.status is Status.failed}
     assert severities["h100-5"] == "medium" and severities["h100-8"] == "high"
     assert_read_only(emulator)
+
+
+def test_karpenter_nodepools_are_read_live_and_judged(
+    start_emulator: StartEmulator, kubeconfig_for: Callable[[KubeEmulator], Path]
+) -> None:
+    """A GPU NodePool that consolidates freely fails; a CPU pool doing the same is not judged."""
+    gpu_pool = {
+        "apiVersion": "karpenter.sh/v1",
+        "kind": "NodePool",
+        "metadata": {"name": "h100"},
+        "spec": {
+            "template": {
+                "spec": {
+                    "requirements": [
+                        {"key": "karpenter.k8s.aws/instance-family", "operator": "In", "values": ["p5"]}
+                    ]
+                }
+            },
+            "disruption": {"consolidationPolicy": "WhenEmptyOrUnderutilized"},
+        },
+    }
+    cpu_pool = {
+        "apiVersion": "karpenter.sh/v1",
+        "kind": "NodePool",
+        "metadata": {"name": "general"},
+        "spec": {
+            "template": {"spec": {"requirements": []}},
+            "disruption": {"consolidationPolicy": "WhenEmptyOrUnderutilized"},
+        },
+    }
+    emulator = start_emulator([gpu_pool, cpu_pool, gpu_node("h100-1")])
+    client = ReadOnlyClient.from_kubeconfig(str(kubeconfig_for(emulator)), sleep=lambda seconds: None)
+    check = get_check("karpenter-gpu-consolidation")
+    try:
+        snapshot = read_cluster(sorted({*check.meta.needs, *check.meta.optional}), client=client)
+    finally:
+        client.close()
+    findings = run_checks(snapshot, check_ids=[check.id]).findings
+    assert [(f.status, f.object.display()) for f in findings] == [(Status.failed, "NodePool/h100")]
+    assert any(request.path.startswith("/apis/karpenter.sh/v1/nodepools") for request in emulator.requests)
+    assert_read_only(emulator)
