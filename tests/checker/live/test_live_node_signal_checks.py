@@ -1,13 +1,15 @@
-"""Node-signal checks judged on an emulated GPU cluster read over the API, as a live scan reads it.
+"""Cluster-state checks judged on emulated GPU clusters read over the API, as a live scan reads them.
 
-These checks read node conditions and labels that manifests never carry, so their real-world judgement
-is a realistic cluster with the answer written down first: which objects an expert would flag and why.
+These checks read node conditions, node labels, pod annotations and NodePools that the real-world
+manifests never carry, so their judgement is a realistic cluster with the answer written down first:
+which objects an expert would flag and why.
 The cluster: eight H100 nodes, a 4-node PyTorchJob, a 2-node JobSet, two independent vLLM replicas,
 NVSentinel thermal conditions on every node, Google cluster-health-scanner labels on some.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -147,4 +149,43 @@ def test_karpenter_nodepools_are_read_live_and_judged(
     findings = run_checks(snapshot, check_ids=[check.id]).findings
     assert [(f.status, f.object.display()) for f in findings] == [(Status.failed, "NodePool/h100")]
     assert any(request.path.startswith("/apis/karpenter.sh/v1/nodepools") for request in emulator.requests)
+    assert_read_only(emulator)
+
+
+def _on_networks(item: dict[str, Any], requested: str, attached: list[str] | None) -> dict[str, Any]:
+    annotations = item["metadata"].setdefault("annotations", {})
+    annotations["k8s.v1.cni.cncf.io/networks"] = requested
+    if attached is not None:
+        status = [{"name": "cilium", "default": True}] + [{"name": name} for name in attached]
+        annotations["k8s.v1.cni.cncf.io/network-status"] = json.dumps(status)
+    return item
+
+
+def test_multus_networks_are_compared_with_what_was_attached(
+    start_emulator: StartEmulator, kubeconfig_for: Callable[[KubeEmulator], Path]
+) -> None:
+    """A 3-node MPIJob with one rank back from a reboot without Multus fails; a healthy JobSet passes."""
+    mpi = {"training.kubeflow.org/job-name": "resnet"}
+    jobset = {"jobset.sigs.k8s.io/jobset-name": "sft"}
+    objects: list[dict[str, Any]] = [gpu_node(f"h100-{index}") for index in range(1, 6)]
+    objects += [
+        _on_networks(
+            pod("resnet-worker-0", "train", node="h100-1", gpus=8, labels=mpi), "ib0", ["train/ib0"]
+        ),
+        _on_networks(
+            pod("resnet-worker-1", "train", node="h100-2", gpus=8, labels=mpi), "ib0", ["train/ib0"]
+        ),
+        _on_networks(pod("resnet-worker-2", "train", node="h100-3", gpus=8, labels=mpi), "ib0", None),
+        _on_networks(pod("sft-0", "train", node="h100-4", gpus=8, labels=jobset), "ib0", ["train/ib0"]),
+        _on_networks(pod("sft-1", "train", node="h100-5", gpus=8, labels=jobset), "ib0", ["train/ib0"]),
+    ]
+    emulator = start_emulator(objects)
+    client = ReadOnlyClient.from_kubeconfig(str(kubeconfig_for(emulator)), sleep=lambda seconds: None)
+    try:
+        snapshot = read_cluster(["Pod"], client=client)
+    finally:
+        client.close()
+    findings = run_checks(snapshot, check_ids=["multus-network-missing"]).findings
+    assert [(f.status, f.object.display()) for f in findings] == [(Status.failed, "TrainingJob/train/resnet")]
+    assert findings[0].evidence == {"pods": ["resnet-worker-2"], "missing": ["train/ib0"]}
     assert_read_only(emulator)

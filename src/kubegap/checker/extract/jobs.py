@@ -57,11 +57,12 @@ def _job_of(pod: KubeObject) -> tuple[str, str, bool] | None:
     return kind, str(owner.get("name") or ""), kind in ("Job", "MPIJob", "PyTorchJob")
 
 
-def running_gpu_jobs(snapshot: Snapshot) -> list[RunningJob]:
-    """Jobs with Running GPU pods, and the nodes those pods run on; one pass over all pods."""
+def running_gpu_pods(snapshot: Snapshot) -> list[tuple[KubeObject, RunningJob]]:
+    """Each Running GPU pod of a known job, with its job (shared objects: nodes fill in as pods are read)."""
 
-    def build(snap: Snapshot) -> list[RunningJob]:
+    def build(snap: Snapshot) -> list[tuple[KubeObject, RunningJob]]:
         found: dict[tuple[str, str, str], RunningJob] = {}
+        pods: list[tuple[KubeObject, RunningJob]] = []
         for pod in snap.of("Pod"):
             node = dig(pod, "spec", "nodeName")
             spec = pod.get("spec")
@@ -77,6 +78,15 @@ def running_gpu_jobs(snapshot: Snapshot) -> list[RunningJob]:
             entry.nodes.add(node)
             entry.pods += 1
             entry.training = entry.training or training
-        return list(found.values())
+            pods.append((pod, entry))
+        return pods
 
-    return memo(snapshot, "running_gpu_jobs", build)
+    return memo(snapshot, "running_gpu_pods", build)
+
+
+def running_gpu_jobs(snapshot: Snapshot) -> list[RunningJob]:
+    """Jobs with Running GPU pods, and the nodes those pods run on; one pass over all pods."""
+    jobs: dict[int, RunningJob] = {}
+    for _, job in running_gpu_pods(snapshot):
+        jobs.setdefault(id(job), job)
+    return list(jobs.values())
