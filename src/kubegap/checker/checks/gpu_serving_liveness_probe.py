@@ -22,12 +22,12 @@ CHECK = CheckMeta(
     area="gpu-stack",
     severity=Severity.medium,
     title=text(
-        "GPU 서빙 컨테이너의 liveness 프로브가 멈춘 엔진을 보지 못함",
+        "GPU 서빙 컨테이너의 livenessProbe가 멈춘 엔진을 보지 못함",
         "GPU serving containers whose liveness probe cannot see a hung engine",
     ),
     why=text(
         "추론 엔진이 교착에 빠지거나 CUDA·NCCL 호출에서 멈춰도 API 서버 프로세스는 살아서 "
-        "포트를 열어 둡니다. liveness 프로브가 없거나 TCP 연결만 보거나 모델 목록처럼 API "
+        "포트를 열어 둡니다. livenessProbe가 없거나 TCP 연결만 보거나 모델 목록처럼 API "
         "프로세스가 혼자 답하는 경로를 보면, 쿠버네티스는 멈춘 파드를 재시작하지 않습니다. 한 "
         "자체 호스팅 vLLM 백엔드는 엔진이 멈춘 뒤에도 /v1/models 점검을 통과해 85분 동안 요청을 "
         "받아 모두 실패시켰습니다.",
@@ -39,7 +39,7 @@ CHECK = CheckMeta(
     ),
     remediation=text(
         "GPU 서빙 컨테이너에 엔진까지 닿는 경로(vLLM·SGLang의 /health, TGI의 /health, Triton의 "
-        "/v2/health/live, 또는 짧은 생성 요청을 보내는 exec 프로브)로 liveness 프로브를 두세요. 모델 "
+        "/v2/health/live, 또는 짧은 생성 요청을 보내는 exec 프로브)로 livenessProbe를 두세요. 모델 "
         "로딩이 길면 startupProbe로 시작 시간을 따로 주고, failureThreshold와 timeoutSeconds는 바쁜 엔진이 "
         "재시작되지 않을 만큼 넉넉히 잡으세요.",
         "Give GPU serving containers a liveness probe on a path that reaches the engine (/health on vLLM, "
@@ -49,7 +49,7 @@ CHECK = CheckMeta(
     ),
     decides=text(
         "GPU를 요청하는 Deployment·StatefulSet·LeaderWorkerSet에서, GPU를 요청하고 포트를 "
-        "열거나 readiness 프로브가 있는(즉 요청을 받는) 컨테이너마다 봅니다. liveness 프로브가 "
+        "열거나 readinessProbe가 있는(즉 요청을 받는) 컨테이너마다 봅니다. livenessProbe가 "
         "없거나, TCP 프로브뿐이거나, HTTP 경로가 /v1/models·/version이면 실패입니다. 포트도 "
         "프로브도 없는 GPU 컨테이너(큐 소비자, Ray 워커, LeaderWorkerSet 워커)와 벤치마크는 "
         "건너뜁니다. exec·gRPC 프로브와 다른 HTTP 경로는 통과로 봅니다.",

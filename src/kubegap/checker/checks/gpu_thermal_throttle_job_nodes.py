@@ -42,7 +42,7 @@ CHECK = CheckMeta(
     decides=text(
         "Running 상태의 GPU 파드를 작업(JobSet, Kubeflow 작업, Volcano·Ray·LeaderWorkerSet, Job) 레이블과 "
         "소유자로 묶고, 두 노드 이상에 걸친 작업만 봅니다. 그 노드 중 열·클럭 스로틀 condition "
-        "(NVSentinel의 GpuThermalWatch 등, 이름에 thermal·throttle·temperature·slowdown이 든 것)이 나쁜 "
+        "(NVSentinel의 GpuThermalWatch처럼 이름이 열·스로틀·온도·감속을 가리키는 것)이 나쁜 "
         "상태이면 실패입니다. 작업의 노드가 이런 condition을 하나도 내지 않으면 스로틀을 볼 수 없으므로 "
         "알 수 없음입니다.",
         "Groups Running GPU pods into jobs by their job labels and owners (JobSet, Kubeflow jobs, Volcano, "

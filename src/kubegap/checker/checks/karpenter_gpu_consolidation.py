@@ -57,8 +57,8 @@ CHECK = CheckMeta(
     ),
     remediation=text(
         'GPU NodePool은 consolidationPolicy: WhenEmpty로 두거나, reasons: [Underutilized]에 nodes: "0"인 '
-        "disruption budget(필요하면 schedule로 허용 시간대만 열기)을 두세요. 학습 파드 템플릿에는 "
-        'karpenter.sh/do-not-disrupt: "true" 애너테이션을 붙이세요.',
+        "spec.disruption.budgets 항목(필요하면 일정을 걸어 허용 시간대에만 열기)을 두세요. "
+        '학습 파드 템플릿에는 karpenter.sh/do-not-disrupt: "true" 애너테이션을 붙이세요.',
         'Set GPU NodePools to consolidationPolicy: WhenEmpty, or add a disruption budget with nodes: "0" '
         "for reasons: [Underutilized] (opened only in a maintenance window with schedule if needed). "
         'Annotate training pod templates with karpenter.sh/do-not-disrupt: "true".',
@@ -66,7 +66,7 @@ CHECK = CheckMeta(
     decides=text(
         "요구 조건(GPU 수·이름·제조사, GPU 인스턴스 패밀리나 타입), 한도(nvidia.com/gpu 등), taint로 GPU를 "
         "고르는 NodePool이 consolidationPolicy WhenEmptyOrUnderutilized(v1beta1의 WhenUnderutilized)이고, "
-        'Underutilized 사유에 nodes "0"을 거는 budget이 하나도 없으면 실패입니다(budget이 없으면 기본 10%, '
+        'Underutilized 사유에 nodes "0"을 거는 예산 항목이 하나도 없으면 실패입니다(항목이 없으면 기본 10%, '
         "100%면 제한이 없습니다). 입력에 GPU 학습 워크로드가 있고 모두 파드에 karpenter.sh/do-not-disrupt를 "
         "달았으면 통과입니다.",
         "Fails a NodePool that selects GPUs (GPU count, name or manufacturer requirements, GPU instance "
