@@ -155,6 +155,7 @@ KNOWN_CUSTOM: list[ApiResource] = [
     *_resources("nvidia.com", "v1alpha1", "nvidiadrivers NVIDIADriver cluster"),
     *_resources("mellanox.com", "v1alpha1", "nicclusterpolicies NicClusterPolicy cluster"),
     *_resources("upgrade.cattle.io", "v1", "plans Plan namespaced"),
+    *_resources("karpenter.sh", "v1", "nodepools NodePool cluster\nnodeclaims NodeClaim cluster"),
     *_resources(
         "kueue.x-k8s.io",
         "v1beta1",

@@ -29,15 +29,15 @@ CHECK = CheckMeta(
     ),
     remediation=text(
         "노드에서 ibstat/ibv_devinfo로 링크 상태를 보고, rdma-shared-dev-plugin이나 SR-IOV 디바이스 "
-        "플러그인 로그를 확인하세요. 고칠 때까지 노드를 cordon하세요.",
+        "플러그인 로그(EFA는 aws-efa-k8s-device-plugin)를 확인하세요. 고칠 때까지 노드를 cordon하세요.",
         "Check link state on the node with ibstat/ibv_devinfo and read the rdma-shared-dev-plugin or "
-        "SR-IOV device plugin logs. Cordon the node until fixed.",
+        "SR-IOV device plugin logs (for EFA, aws-efa-k8s-device-plugin). Cordon the node until fixed.",
     ),
     decides=text(
-        "노드의 rdma/*, nvidia.com/hostdev, *hca*, *ib* 확장 리소스 중 capacity가 0보다 큰데 allocatable이 "
-        "0인 것이 있으면 실패입니다.",
-        "Fails when a node's rdma/*, nvidia.com/hostdev, *hca* or *ib* extended resource has capacity "
-        "above 0 and allocatable 0.",
+        "노드의 rdma/*, nvidia.com/hostdev, AWS EFA(vpc.amazonaws.com/efa), *hca*, *ib* 확장 리소스 중 "
+        "capacity가 0보다 큰데 allocatable이 0인 것이 있으면 실패입니다.",
+        "Fails when a node's rdma/*, nvidia.com/hostdev, AWS EFA (vpc.amazonaws.com/efa), *hca* or *ib* "
+        "extended resource has capacity above 0 and allocatable 0.",
     ),
     incidents=(
         "llama3-2024-54-day-interruptions",
@@ -49,6 +49,7 @@ CHECK = CheckMeta(
     references=(
         "https://github.com/Mellanox/k8s-rdma-shared-dev-plugin",
         "https://github.com/Mellanox/network-operator",
+        "https://docs.aws.amazon.com/eks/latest/userguide/node-efa.html",
     ),
     manifests=False,
 )
@@ -60,7 +61,7 @@ def is_rdma_resource(name: str) -> bool:
     group, resource = name.split("/", 1)
     return (
         group == "rdma"
-        or name == "nvidia.com/hostdev"
+        or name in ("nvidia.com/hostdev", "vpc.amazonaws.com/efa")
         or "hca" in resource
         or resource.startswith(("ib", "rdma"))
     )

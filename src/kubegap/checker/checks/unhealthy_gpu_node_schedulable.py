@@ -8,8 +8,14 @@ from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import GPU_NODE_NOTE, failed, not_applicable, passed, text, unknown
 from kubegap.checker.extract import gpu_nodes
-from kubegap.checker.extract.conditions import HEALTH_LABELS, bad_gpu_signals, gpu_conditions
-from kubegap.checker.finding import Finding, Severity
+from kubegap.checker.extract.conditions import (
+    HEALTH_LABELS,
+    VALIDITY_SUFFIX,
+    bad_gpu_signals,
+    expired_health_results,
+    gpu_conditions,
+)
+from kubegap.checker.finding import Finding, ObjectRef, Severity
 from kubegap.checker.snapshot import Snapshot
 
 CHECK = CheckMeta(
@@ -35,11 +41,17 @@ CHECK = CheckMeta(
         "repair.",
     ),
     decides=text(
-        "GPU 노드의 GPU 관련 condition(문제형은 True, Ready형은 False)과 건강 검사 라벨(EVICT, ERR)을 "
-        "보고, 나쁜 신호가 있는데 cordon도 GPU 전용이 아닌 NoSchedule/NoExecute taint도 없으면 실패입니다.",
-        "Reads GPU conditions (problem types True, readiness types False) and health-check labels (EVICT, "
-        "ERR); a node with a bad signal that is neither cordoned nor tainted NoSchedule/NoExecute (beyond "
-        "GPU-dedication taints) fails.",
+        "GPU 노드의 GPU 관련 condition(문제형은 True, Ready형은 False)과 능동 검사 라벨(IBM Autopilot의 "
+        "EVICT·ERR, cluster-health-scanner의 fail·reboot-required, HyperPod의 교체·재부팅 대기)을 보고, "
+        "나쁜 신호가 있는데 cordon도 GPU 전용이 아닌 NoSchedule/NoExecute taint도 없으면 실패입니다. "
+        "cluster-health-scanner의 유효 기한(valid-till) 라벨이 읽은 시각보다 지났는데 격리되지 않은 노드는 "
+        "검사가 멈춘 것이므로 한 단계 낮은 심각도로 실패입니다.",
+        "Reads GPU conditions (problem types True, readiness types False) and active health-check labels "
+        "(IBM Autopilot EVICT/ERR, cluster-health-scanner fail and reboot-required, HyperPod pending "
+        "replacement or reboot); a node with a bad signal that is neither cordoned nor tainted "
+        "NoSchedule/NoExecute (beyond GPU-dedication taints) fails. A node whose cluster-health-scanner "
+        "valid-till stamp lies before the time the cluster was read, and that is not fenced, fails one "
+        "severity lower: its checks stopped running.",
     ),
     incidents=("opt-2021-11-thanksgiving-restarts-buffer-nodes", "opt-2021-11-175b-early-hardware-restarts"),
     needs=("Node",),
@@ -47,6 +59,7 @@ CHECK = CheckMeta(
     references=(
         "https://github.com/IBM/autopilot/blob/main/HEALTH_CHECKS.md",
         "https://github.com/aws/eks-node-monitoring-agent/blob/main/docs/node-health-issues.adoc",
+        "https://github.com/GoogleCloudPlatform/cluster-health-scanner",
     ),
     manifests=False,
 )
@@ -60,10 +73,14 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
     observed = 0
     bad = 0
     for node in nodes:
-        if gpu_conditions(node) or any(label in node.labels for label in HEALTH_LABELS):
+        if gpu_conditions(node) or any(_is_health_label(label) for label in node.labels):
             observed += 1
         signals = bad_gpu_signals(node)
         if not signals:
+            expired = expired_health_results(node, snapshot.created_at)
+            if expired and not node.fenced:
+                bad += 1
+                yield _expired(node.name, node.ref, expired)
             continue
         bad += 1
         evidence: dict[str, object] = {"signals": signals, "unschedulable": node.unschedulable}
@@ -94,3 +111,17 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             count=observed,
         )
         yield passed(CHECK, None, said)
+
+
+def _is_health_label(label: str) -> bool:
+    return label in HEALTH_LABELS or label.endswith(VALIDITY_SUFFIX)
+
+
+def _expired(name: str, ref: ObjectRef, expired: list[str]) -> Finding:
+    """An expired pass is no verdict: the node is unvetted, not known broken, so one severity lower."""
+    said = message(
+        "{name}의 능동 건강 검사 결과가 유효 기한을 넘겼는데도 아직 파드를 받습니다",
+        "{name} still accepts pods although its active health-check result has expired",
+        name=name,
+    )
+    return failed(CHECK, ref, said, {"signals": expired}, severity=Severity.medium)
