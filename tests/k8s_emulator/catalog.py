@@ -153,6 +153,7 @@ KNOWN_CUSTOM: list[ApiResource] = [
     *_resources("leaderworkerset.x-k8s.io", "v1", "leaderworkersets LeaderWorkerSet namespaced lws"),
     *_resources("nvidia.com", "v1", "clusterpolicies ClusterPolicy cluster"),
     *_resources("nvidia.com", "v1alpha1", "nvidiadrivers NVIDIADriver cluster"),
+    *_resources("resource.nvidia.com", "v1beta1", "computedomains ComputeDomain namespaced"),
     *_resources("mellanox.com", "v1alpha1", "nicclusterpolicies NicClusterPolicy cluster"),
     *_resources("upgrade.cattle.io", "v1", "plans Plan namespaced"),
     *_resources(
