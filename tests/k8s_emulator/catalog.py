@@ -153,6 +153,7 @@ KNOWN_CUSTOM: list[ApiResource] = [
     *_resources("leaderworkerset.x-k8s.io", "v1", "leaderworkersets LeaderWorkerSet namespaced lws"),
     *_resources("nvidia.com", "v1", "clusterpolicies ClusterPolicy cluster"),
     *_resources("nvidia.com", "v1alpha1", "nvidiadrivers NVIDIADriver cluster"),
+    *_resources("resource.nvidia.com", "v1beta1", "computedomains ComputeDomain namespaced"),
     *_resources("mellanox.com", "v1alpha1", "nicclusterpolicies NicClusterPolicy cluster"),
     *_resources("upgrade.cattle.io", "v1", "plans Plan namespaced"),
     *_resources("karpenter.sh", "v1", "nodepools NodePool cluster\nnodeclaims NodeClaim cluster"),
@@ -165,7 +166,8 @@ KNOWN_CUSTOM: list[ApiResource] = [
     *_resources(
         "monitoring.coreos.com",
         "v1",
-        "prometheusrules PrometheusRule namespaced\nservicemonitors ServiceMonitor namespaced",
+        "prometheusrules PrometheusRule namespaced\nservicemonitors ServiceMonitor namespaced\n"
+        "podmonitors PodMonitor namespaced",
     ),
 ]
 

@@ -94,6 +94,7 @@ KIND_RESOURCES: dict[str, tuple[str, str]] = {
     "resource.k8s.io/DeviceClass": ("resource.k8s.io", "deviceclasses"),
     "resource.k8s.io/ResourceClaim": ("resource.k8s.io", "resourceclaims"),
     "resource.k8s.io/ResourceSlice": ("resource.k8s.io", "resourceslices"),
+    "resource.nvidia.com/ComputeDomain": ("resource.nvidia.com", "computedomains"),
     "scheduling.k8s.io/PriorityClass": ("scheduling.k8s.io", "priorityclasses"),
     "scheduling.volcano.sh/PodGroup": ("scheduling.volcano.sh", "podgroups"),
     "scheduling.volcano.sh/Queue": ("scheduling.volcano.sh", "queues"),
