@@ -36,11 +36,19 @@ _NPD_DAEMONSET = {
     "spec": {"template": {"spec": {"containers": [{"name": "npd", "image": "node-problem-detector:v0.8"}]}}},
 }
 
+_CPU_QUOTA_FULL = {
+    "apiVersion": "v1",
+    "kind": "ResourceQuota",
+    "metadata": {"name": "pods", "namespace": "frontend"},
+    "status": {"hard": {"pods": "10"}, "used": {"pods": "10"}},
+}
+
 CASES: list[tuple[str, list[dict[str, Any]]]] = [
     ("gpu-monitoring-agent-memory", [_CPU_NODE]),  # no GPU nodes
     ("gpu-monitoring-agent-memory", [_GPU_NODE, _TRAINER]),  # GPU nodes, but no monitoring agent pods
     ("compute-domain-not-ready", [_TRAINER]),  # no ComputeDomains
     ("dcgm-exporter-not-scraped", [_NPD_DAEMONSET]),  # no dcgm-exporter, no ClusterPolicy
+    ("gpu-namespace-quota-exhausted", [_CPU_QUOTA_FULL]),  # a full quota, but no GPU namespace
 ]
 
 
