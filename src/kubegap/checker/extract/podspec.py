@@ -105,3 +105,33 @@ def shm_size_bytes(spec: dict[str, Any]) -> float | None:
 
 def priority_class(spec: dict[str, Any]) -> str:
     return str(spec.get("priorityClassName") or "")
+
+
+def memory_shm_volume(spec: dict[str, Any]) -> dict[str, Any] | None:
+    """The emptyDir {medium: Memory} an app container mounts at /dev/shm, or None when there is none."""
+    defined = volumes(spec)
+    for container in containers(spec, include_init=False):
+        volume_name = mounts(container).get("/dev/shm")
+        empty_dir = dig(defined.get(volume_name or "", {}), "emptyDir")
+        if isinstance(empty_dir, dict) and empty_dir.get("medium") == "Memory":
+            return empty_dir
+    return None
+
+
+def pod_memory_limit(spec: dict[str, Any]) -> float | None:
+    """The pod's memory limit in bytes: pod-level resources, else the sum over app containers.
+
+    None when any app container has no memory limit: then the pod as a whole has none, and a memory
+    emptyDir without a sizeLimit is bounded by nothing but the node.
+    """
+    pod_level = quantity(dig(spec, "resources", "limits", "memory"))
+    if pod_level is not None:
+        return pod_level
+    total = 0.0
+    app_containers = containers(spec, include_init=False)
+    for container in app_containers:
+        limit = quantity(dig(container, "resources", "limits", "memory"))
+        if limit is None:
+            return None
+        total += limit
+    return total if app_containers else None
