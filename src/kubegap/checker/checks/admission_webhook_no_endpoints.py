@@ -58,10 +58,7 @@ CHECK = CheckMeta(
         "kubernetes.io/service-name) hold no address whose ready condition is not false, or the Service "
         "does not exist. URL webhooks, Ignore webhooks and ExternalName Services are skipped.",
     ),
-    incidents=(
-        "heureka-2022-03-gatekeeper-webhook-blocked-kube-system",
-        "jetstack-2019-09-opa-webhook-gke-upgrade",
-    ),
+    incidents=("heureka-2022-03-gatekeeper-webhook-blocked-kube-system",),
     needs=(*WEBHOOK_KINDS, SLICE),
     optional=("Service",),
     components=("kubernetes-control-plane", "kube-apiserver"),
