@@ -135,3 +135,16 @@ def pod_memory_limit(spec: dict[str, Any]) -> float | None:
             return None
         total += limit
     return total if app_containers else None
+
+
+def container_requests_gpu(container: dict[str, Any]) -> bool:
+    """The container asks for a GPU the kubelet accounts for: a GPU resource, a sharing scheduler's
+    GPU resource (HAMi, Volcano vGPU, Aliyun gpu-mem, all named with 'gpu'), or a DRA claim."""
+    resources = mapping(container.get("resources"))
+    if items(resources.get("claims")):
+        return True
+    for section in ("limits", "requests"):
+        for name, value in mapping(resources.get(section)).items():
+            if (is_gpu_resource(str(name)) or "gpu" in str(name).lower()) and integer(value, 1) > 0:
+                return True
+    return False
