@@ -122,7 +122,8 @@ def daemonsets(snapshot: Snapshot) -> list[DaemonSetView]:
         views = []
         for obj in snap.of("apps/DaemonSet"):
             spec = mapping(dig(obj, "spec", "template", "spec"))
-            labels = labels_of(obj) | mapping(dig(obj, "spec", "template", "metadata", "labels"))
+            template_labels = mapping(dig(obj, "spec", "template", "metadata", "labels"))
+            labels = labels_of(obj) | {str(key): str(value) for key, value in template_labels.items()}
             views.append(DaemonSetView(ref(obj), obj, spec, classify(name_of(obj), spec, labels)))
         return views
 
