@@ -31,7 +31,7 @@ CHECK = CheckMeta(
     area="control-plane",
     severity=Severity.high,
     title=text(
-        "kube-system까지 막는 Fail 웹훅의 백엔드가 하나뿐이거나 PDB가 없음",
+        "kube-system까지 막을 수 있는 웹훅의 백엔드가 하나뿐이거나 PDB가 없음",
         "Fail-closed webhooks over kube-system with a single-replica or unprotected backend",
     ),
     why=text(

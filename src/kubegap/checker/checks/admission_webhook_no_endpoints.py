@@ -22,7 +22,7 @@ CHECK = CheckMeta(
     area="control-plane",
     severity=Severity.high,
     title=text(
-        "준비된 백엔드가 없는 실패 시 거부(Fail) 어드미션 웹훅",
+        "준비된 백엔드가 없는데 실패 시 요청을 거부하는 어드미션 웹훅",
         "Fail-closed admission webhooks with no ready backend",
     ),
     why=text(

@@ -34,7 +34,7 @@ CHECK = CheckMeta(
     area="gpu-stack",
     severity=Severity.medium,
     title=text(
-        "privileged 또는 호스트 /dev 마운트로 디바이스 플러그인을 우회하는 GPU 파드",
+        "특권 모드나 호스트 장치 마운트로 디바이스 플러그인을 우회하는 GPU 파드",
         "GPU pods that bypass the device plugin through privilege or host /dev mounts",
     ),
     why=text(
