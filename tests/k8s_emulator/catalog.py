@@ -114,6 +114,7 @@ BUILT_IN: list[ApiResource] = [
         """,
     ),
     *_resources("coordination.k8s.io", "v1", "leases Lease namespaced"),
+    *_resources("discovery.k8s.io", "v1", "endpointslices EndpointSlice namespaced"),
     *_resources(
         "flowcontrol.apiserver.k8s.io",
         "v1",

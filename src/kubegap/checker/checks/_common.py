@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.extract import Workload, containers, pod_env, workloads
+from kubegap.checker.extract import Workload, classify, containers, dig, mapping, pod_env, workloads
+from kubegap.checker.extract._fields import labels_of
 from kubegap.checker.extract.podspec import command_line
 from kubegap.checker.finding import CLUSTER, Finding, ObjectRef, Severity, Status
 from kubegap.checker.snapshot import UNREADABLE, Coverage, Snapshot
@@ -203,3 +204,18 @@ def is_benchmark(workload: Workload) -> bool:
 def is_burn_in(workload: Workload) -> bool:
     """GPU stress tests (gpu-burn and the like): each GPU is driven alone, no NCCL, no data loader."""
     return "burn" in command_words(workload) + " " + workload.owner.name.lower()
+
+
+def is_gpu_agent_workload(workload: Workload) -> bool:
+    """Part of the GPU stack or a GPU health agent (by name, labels, image or service account).
+
+    Seeing every GPU of its node, privileged, is the job of the device plugin, the driver, dcgm-exporter
+    or the operator's CUDA validator pod, so checks on GPU isolation leave them out.
+    """
+    if not workload.templates:
+        return False
+    spec = workload.templates[0].spec
+    template_labels = mapping(dig(workload.obj, "spec", "template", "metadata", "labels"))
+    labels = labels_of(workload.obj) | {str(key): str(value) for key, value in template_labels.items()}
+    account = str(spec.get("serviceAccountName") or spec.get("serviceAccount") or "")
+    return bool(classify(workload.owner.name, spec, labels) or (account and classify(account, {}, {})))

@@ -105,3 +105,46 @@ def shm_size_bytes(spec: dict[str, Any]) -> float | None:
 
 def priority_class(spec: dict[str, Any]) -> str:
     return str(spec.get("priorityClassName") or "")
+
+
+def memory_shm_volume(spec: dict[str, Any]) -> dict[str, Any] | None:
+    """The emptyDir {medium: Memory} an app container mounts at /dev/shm, or None when there is none."""
+    defined = volumes(spec)
+    for container in containers(spec, include_init=False):
+        volume_name = mounts(container).get("/dev/shm")
+        empty_dir = dig(defined.get(volume_name or "", {}), "emptyDir")
+        if isinstance(empty_dir, dict) and empty_dir.get("medium") == "Memory":
+            return empty_dir
+    return None
+
+
+def pod_memory_limit(spec: dict[str, Any]) -> float | None:
+    """The pod's memory limit in bytes: pod-level resources, else the sum over app containers.
+
+    None when any app container has no memory limit: then the pod as a whole has none, and a memory
+    emptyDir without a sizeLimit is bounded by nothing but the node.
+    """
+    pod_level = quantity(dig(spec, "resources", "limits", "memory"))
+    if pod_level is not None:
+        return pod_level
+    total = 0.0
+    app_containers = containers(spec, include_init=False)
+    for container in app_containers:
+        limit = quantity(dig(container, "resources", "limits", "memory"))
+        if limit is None:
+            return None
+        total += limit
+    return total if app_containers else None
+
+
+def container_requests_gpu(container: dict[str, Any]) -> bool:
+    """The container asks for a GPU the kubelet accounts for: a GPU resource, a sharing scheduler's
+    GPU resource (HAMi, Volcano vGPU, Aliyun gpu-mem, all named with 'gpu'), or a DRA claim."""
+    resources = mapping(container.get("resources"))
+    if items(resources.get("claims")):
+        return True
+    for section in ("limits", "requests"):
+        for name, value in mapping(resources.get(section)).items():
+            if (is_gpu_resource(str(name)) or "gpu" in str(name).lower()) and integer(value, 1) > 0:
+                return True
+    return False
