@@ -3,6 +3,7 @@
 Header lines (leading comments) the loader understands:
     # coverage: apps/DaemonSet=forbidden     a kind the pretend scan could not read
     # mode: manifests                        scan mode (default: snapshot)
+    # created_at: 2026-12-02T12:00:00Z       when the pretend scan read the cluster (default: unknown)
 Outside manifests mode every kind the check needs is otherwise 'read' (a live scan that listed it and found
 what is in the file); optional core kinds are read too, optional CRD kinds count as not installed unless the
 file holds some. In manifests mode kinds not in the file are 'absent', exactly as for real manifest files.
@@ -39,6 +40,7 @@ def load_fixture(path: Path, meta: CheckMeta) -> Snapshot:
     text = path.read_text(encoding="utf-8")
     header = _header(text)
     snapshot = Snapshot(mode=(header.get("mode") or ["snapshot"])[0], source=f"fixture: {path.name}")
+    snapshot.created_at = (header.get("created_at") or [""])[0]
     for document in yaml.safe_load_all(text):
         if isinstance(document, dict):
             snapshot.add(document)
