@@ -33,8 +33,8 @@ CHECK = CheckMeta(
         "names do not resolve, and behaviour follows the node image and VPC settings, so a cluster "
         "upgrade exposes the hidden difference. The City of Oslo's backend, configured with dnsPolicy "
         "Default and missing one security group, stopped right after an EKS 1.20 upgrade, and the "
-        "team removed the value from three Deployments. A hostNetwork pod falls back to the same node resolver when dnsPolicy is "
-        "left empty or set to ClusterFirst.",
+        "team removed the value from three Deployments. A hostNetwork pod falls back to the same node "
+        "resolver when dnsPolicy is left empty or set to ClusterFirst.",
     ),
     remediation=text(
         "dnsPolicy: Default를 지워 기본값 ClusterFirst를 쓰세요. hostNetwork 파드라면 dnsPolicy: "

@@ -51,8 +51,8 @@ CHECK = CheckMeta(
         "Fails a StatefulSet no operator owns when its update strategy is OnDelete (including the "
         "apps/v1beta1 default). On live state it also fails when, after the controller has seen the "
         "latest generation, updateRevision still differs from currentRevision with updatedReplicas "
-        "below replicas and the new revision (its ControllerRevision) is over an hour old; unknown when that age cannot be read. "
-        "Rollouts deliberately staged with a partition are skipped.",
+        "below replicas and the new revision (its ControllerRevision) is over an hour old; unknown "
+        "when that age cannot be read. Rollouts deliberately staged with a partition are skipped.",
     ),
     incidents=("prow-2019-03-26-boskos-statefulset-stale-pod-node-upgrade",),
     needs=("apps/StatefulSet",),
