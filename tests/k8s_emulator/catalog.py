@@ -164,7 +164,8 @@ KNOWN_CUSTOM: list[ApiResource] = [
     *_resources(
         "monitoring.coreos.com",
         "v1",
-        "prometheusrules PrometheusRule namespaced\nservicemonitors ServiceMonitor namespaced",
+        "prometheusrules PrometheusRule namespaced\nservicemonitors ServiceMonitor namespaced\n"
+        "prometheuses Prometheus namespaced",
     ),
 ]
 
