@@ -55,8 +55,8 @@ CHECK = CheckMeta(
         "when that age cannot be read. Rollouts deliberately staged with a partition are skipped.",
     ),
     incidents=("prow-2019-03-26-boskos-statefulset-stale-pod-node-upgrade",),
-    needs=("apps/StatefulSet",),
-    optional=("apps/ControllerRevision",),
+    needs=(),  # optional, not needed: a forbidden StatefulSet list holds passes back as unknown anyway
+    optional=("apps/StatefulSet", "apps/ControllerRevision"),
     components=("deployment-pipeline",),
     references=(
         "https://kubernetes.io/docs/concepts/workloads/controllers/statefulset/#update-strategies",
