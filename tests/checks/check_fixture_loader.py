@@ -4,6 +4,7 @@ Header lines (leading comments) the loader understands:
     # coverage: apps/DaemonSet=forbidden     a kind the pretend scan could not read
     # mode: manifests                        scan mode (default: snapshot)
     # read-at: 2026-12-02T12:00:00Z          when the pretend scan read the cluster (default: unknown)
+    # created_at: 2026-12-02T12:00:00Z       the same, under the snapshot file's own field name
 Outside manifests mode every kind the check needs is otherwise 'read' (a live scan that listed it and found
 what is in the file); optional core kinds are read too, optional CRD kinds count as not installed unless the
 file holds some. In manifests mode kinds not in the file are 'absent', exactly as for real manifest files.
@@ -42,7 +43,7 @@ def load_fixture(path: Path, meta: CheckMeta) -> Snapshot:
     snapshot = Snapshot(
         mode=(header.get("mode") or ["snapshot"])[0],
         source=f"fixture: {path.name}",
-        created_at=(header.get("read-at") or [""])[0],
+        created_at=(header.get("read-at") or header.get("created_at") or [""])[0],
     )
     for document in yaml.safe_load_all(text):
         if isinstance(document, dict):

@@ -169,6 +169,7 @@ KNOWN_CUSTOM: list[ApiResource] = [
         "v1",
         "prometheusrules PrometheusRule namespaced\nservicemonitors ServiceMonitor namespaced\n"
         "podmonitors PodMonitor namespaced",
+        "prometheuses Prometheus namespaced",
     ),
 ]
 
