@@ -17,7 +17,7 @@ FIXTURES = Path(__file__).parent
 SHARED_SOURCES = Path(__file__).resolve().parents[3] / "shared" / "incident-sources.yaml"
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 KIND_KEY = re.compile(r"^(?:[a-z0-9.-]+/)?[A-Z][A-Za-z0-9]+$")
-CORE_GROUPS = {"apps", "batch", "policy"}
+CORE_GROUPS = {"apps", "batch", "policy", "autoscaling"}
 AREAS = {"gpu-health", "gpu-stack", "training-jobs", "fleet-change", "control-plane", "networking"}
 CHECKS = all_checks()
 

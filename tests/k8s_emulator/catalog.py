@@ -90,6 +90,7 @@ BUILT_IN: list[ApiResource] = [
     ),
     *_resources("batch", "v1", "jobs Job namespaced\ncronjobs CronJob namespaced cj"),
     *_resources("policy", "v1", "poddisruptionbudgets PodDisruptionBudget namespaced pdb"),
+    *_resources("autoscaling", "v2", "horizontalpodautoscalers HorizontalPodAutoscaler namespaced hpa"),
     *_resources("scheduling.k8s.io", "v1", "priorityclasses PriorityClass cluster pc"),
     *_resources("node.k8s.io", "v1", "runtimeclasses RuntimeClass cluster"),
     *_resources(
@@ -168,7 +169,7 @@ KNOWN_CUSTOM: list[ApiResource] = [
         "monitoring.coreos.com",
         "v1",
         "prometheusrules PrometheusRule namespaced\nservicemonitors ServiceMonitor namespaced\n"
-        "podmonitors PodMonitor namespaced",
+        "podmonitors PodMonitor namespaced\n"
         "prometheuses Prometheus namespaced",
     ),
 ]
