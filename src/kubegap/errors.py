@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from kubegap.bilingual import render_any
+from kubegap.bilingual import Message, render_any
 
 MAX_MESSAGE_CHARS = 500
 
@@ -29,6 +29,10 @@ class KubegapError(Exception):
         if len(text) > MAX_MESSAGE_CHARS:
             text = text[: MAX_MESSAGE_CHARS - 1] + "…"
         return text or self.code
+
+    def sentence(self) -> Message:
+        """The same bounded line in both languages, for a report or note that renders it later."""
+        return Message(self.one_line("ko"), self.one_line("en"))
 
     def as_json(self) -> dict[str, dict[str, str]]:
         return {"error": {"code": self.code, "message": self.one_line()}}

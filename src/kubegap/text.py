@@ -29,6 +29,8 @@ _LABELS: dict[str, tuple[str, str]] = {
     "source.issue": ("이슈", "issue"),
     "source.documentation": ("문서", "documentation"),
     "orchestrator.unknown": ("알 수 없음", "unknown"),
+    "source.published": ("발행 {date}", "published {date}"),
+    "source.accessed": ("열람 {date}", "accessed {date}"),
     "incidents": ("사례", "Incidents"),
     "studies": ("플릿 연구", "Fleet studies"),
     "checks": ("점검 항목", "Checks"),

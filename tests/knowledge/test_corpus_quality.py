@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -85,3 +86,16 @@ def test_environment_names_are_names_or_bilingual() -> None:
             if isinstance(value, str) and english_words(value):
                 prose.append(f"{incident.id}: {field}: {value}")
     assert prose == [], "write these as {ko, en}"
+
+
+def test_no_text_is_cut_short_by_a_yaml_comment() -> None:
+    """' #' inside an unquoted value starts a comment, so "fixed in PR #1554" would load as "fixed in PR"."""
+    root = Path(__file__).resolve().parents[2] / "src" / "kubegap" / "knowledge" / "data"
+    plain_with_hash = re.compile(r"^\s*(?:- )?[A-Za-z_]+: [^\"'|>\s].* #")
+    cut = [
+        f"{path.relative_to(root)}:{number}"
+        for path in sorted(root.rglob("*.yaml"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if plain_with_hash.match(line)
+    ]
+    assert cut == [], "quote these values"

@@ -43,3 +43,4 @@ def test_the_command_speaks_both_languages_and_json() -> None:
     data = json.loads(runner.invoke(cli, ["knowledge", "stats", "--json"]).output)
     assert data["incidents"] == len(load_knowledge().incidents)
     assert data["publishers"] == len(data["publisher_names"])
+    assert data["organizations_with_incidents"] == len({i.organization for i in load_knowledge().incidents})

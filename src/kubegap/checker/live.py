@@ -24,7 +24,7 @@ from kubegap.bilingual import Message, message, render_any
 from kubegap.checker.client import ApiError, ReadOnlyClient, ReadOnlyViolation
 from kubegap.checker.discovery import Discovery, discover
 from kubegap.checker.live_limits import LiveLimits, ScanClock
-from kubegap.checker.live_pages import PAGE_SIZE, KindProgress, ListStopped, list_all, said
+from kubegap.checker.live_pages import PAGE_SIZE, KindProgress, ListStopped, list_all
 from kubegap.checker.request_paths import is_namespace_name
 from kubegap.checker.snapshot import Coverage, KindCoverage, KubeObject, Snapshot
 from kubegap.checker.sources._compact import Compactor
@@ -206,7 +206,7 @@ class _KindReader:
                 )
         except ReadOnlyViolation as refused:
             return KindCoverage(
-                Coverage.not_collected, message("읽지 않음: ", "never read: ") + said(refused)
+                Coverage.not_collected, message("읽지 않음: ", "never read: ") + refused.sentence()
             ), None
         except ListStopped as stopped:
             return KindCoverage(stopped.status, stopped.detail), None
@@ -234,10 +234,10 @@ class _KindReader:
 
 def _coverage_for(error: ApiError) -> KindCoverage:
     if error.status in (401, 403):
-        return KindCoverage(Coverage.forbidden, said(error))
+        return KindCoverage(Coverage.forbidden, error.sentence())
     if error.status == 404:
-        return KindCoverage(Coverage.absent, said(error))
-    return KindCoverage(Coverage.failed, said(error))
+        return KindCoverage(Coverage.absent, error.sentence())
+    return KindCoverage(Coverage.failed, error.sentence())
 
 
 class _ProgressBar:

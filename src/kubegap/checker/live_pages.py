@@ -75,7 +75,7 @@ def list_all(
             if isinstance(error, MalformedBody):
                 raise ListStopped(Coverage.malformed, error.one_line()) from None
             if error.limit:
-                raise _stopped(progress, said(error) + f" [limit: {_limit_flag(error.limit)}]") from None
+                raise _stopped(progress, error.sentence() + f" [limit: {_limit_flag(error.limit)}]") from None
             if progress.pages:
                 raise ListStopped(
                     Coverage.partial,
@@ -84,7 +84,7 @@ def list_all(
                         "stopped after {pages} pages: ",
                         pages=progress.pages,
                     )
-                    + said(error),
+                    + error.sentence(),
                 ) from None
             raise
     raise AssertionError("unreachable")  # pragma: no cover
@@ -233,14 +233,6 @@ def _size_stop(mebibytes: str, path: str, where: str) -> Message:
         size=mebibytes,
         path=path,
     )
-
-
-def said(error: Exception) -> Message:
-    """An error's sentence in both languages (a plain-string error is the same in both)."""
-    first = error.args[0] if error.args else str(error)
-    if isinstance(first, Message):
-        return first
-    return Message(str(first), str(first))
 
 
 def _limit_flag(limit: str) -> str:

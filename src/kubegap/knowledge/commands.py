@@ -90,8 +90,8 @@ def stats(root: Path | None, as_json: bool, lang: str) -> None:
         click.echo(json.dumps(figures.as_json(), ensure_ascii=False, indent=2))
         return
     summary = message(
-        "사례 {incidents}건, 플릿 연구 {studies}건, 조직 {organizations}곳, 출처 발행처 {publishers}곳",
-        "{incidents} incidents, {studies} studies, {organizations} organisations, "
+        "사례 {incidents}건(조직 {organizations}곳), 플릿 연구 {studies}건, 출처 발행처 {publishers}곳",
+        "{incidents} incidents (from {organizations} organisations), {studies} studies, "
         "{publishers} source publishers",
         incidents=figures.incidents,
         studies=figures.studies,

@@ -24,14 +24,14 @@ class CorpusStats:
     by_organization_kind: dict[str, int]
     sources_by_kind: dict[str, int]
     publishers: list[str]  # of the incidents' sources: who published the reports the cases rest on
-    organizations: int
+    organizations: int  # organisations some incident is about (the list itself may name more)
     unstated_sections: dict[str, int] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, object]:
         return {
             "incidents": self.incidents,
             "studies": self.studies,
-            "organizations": self.organizations,
+            "organizations_with_incidents": self.organizations,
             "publishers": len(self.publishers),
             "publisher_names": self.publishers,
             "by_year": self.by_year,

@@ -122,12 +122,12 @@ def incident_detail(incident: Incident, library: Library, lang: str) -> Renderab
             parts.append(line)
     parts += [Text(""), Text(_pick(("출처", "Sources"), lang), style="bold cyan")]
     for source in incident.sources:
-        dates = []
-        if source.published:
-            dates.append(_pick(("발행 ", "published "), lang) + source.published.isoformat())
-        if source.accessed:
-            dates.append(_pick(("열람 ", "accessed "), lang) + source.accessed.isoformat())
-        about = ", ".join([source.publisher, source.kind.value, *dates])
+        dates = [
+            label(f"source.{field}", lang).format(date=day.isoformat())
+            for field, day in (("published", source.published), ("accessed", source.accessed))
+            if day is not None
+        ]
+        about = ", ".join([source.publisher, label(f"source.{source.kind.value}", lang), *dates])
         parts.append(Text(f"• {source.title} ({about})\n  {source.url}"))
     return Group(*parts)
 

@@ -27,8 +27,6 @@ LIST_LABELS: dict[str, tuple[str, str]] = {
     "case.short-id": ("사례 번호", "Case id"),
     "case.updated": ("마지막 수정", "Last updated"),
     "case.added": ("처음 실린 날", "Added to the library"),
-    "source.published": ("발행 {date}", "published {date}"),
-    "source.accessed": ("열람 {date}", "accessed {date}"),
     "chart.rest": ("그 밖의 원인", "Other causes"),
     "chip.add": ("이 조건으로 좁히기: {name}", "Narrow to {name}"),
     "chip.remove": ("조건에서 빼기: {name}", "Remove the filter {name}"),

@@ -6,16 +6,7 @@ from collections.abc import Iterator
 
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import (
-    failed,
-    gpu_workloads,
-    not_applicable,
-    passed,
-    text,
-    unknown,
-    unread_kinds,
-    unread_message,
-)
+from kubegap.checker.checks._common import failed, gpu_workloads, text, workload_verdicts
 from kubegap.checker.extract import WORKLOAD_KINDS, dig, integer, items
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
@@ -123,26 +114,5 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             )
         )
         problems.append(failed(CHECK, workload.owner, said, {"current": current, "maxReplicas": maximum}))
-    yield from problems
-    if problems:
-        return
-    missing = unread_kinds(snapshot, (HPA, *SERVING_KINDS))
-    if missing:
-        yield unknown(CHECK, None, unread_message(missing))
-    elif judged == 0:
-        yield not_applicable(
-            CHECK,
-            message(
-                "GPU 서빙 워크로드를 대상으로 하는 HPA가 없습니다", "no HPA targets a GPU serving workload"
-            ),
-        )
-    else:
-        yield passed(
-            CHECK,
-            None,
-            message(
-                "GPU 서빙 HPA {count}개 모두 늘어날 여유가 있습니다",
-                "all {count} GPU serving HPAs have room to grow",
-                count=judged,
-            ),
-        )
+    subject = text("GPU 서빙 워크로드의 HPA", "HPAs of GPU serving workloads")
+    yield from workload_verdicts(CHECK, snapshot, problems, judged, subject, (HPA, *SERVING_KINDS))

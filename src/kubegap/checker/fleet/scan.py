@@ -16,7 +16,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 from kubegap import __version__
-from kubegap.bilingual import Message
 from kubegap.checker.client import ApiError
 from kubegap.checker.fleet.report import ClusterResult, FleetReport
 from kubegap.checker.scanning import ScanRequest, run_scan
@@ -55,7 +54,7 @@ def scan_one(context: str, request: ScanRequest) -> ClusterResult:
         return ClusterResult(
             name=context,
             status=_status_of(error),
-            error=Message(error.one_line("ko"), error.one_line("en")),
+            error=error.sentence(),
             seconds=time.perf_counter() - started,
         )
     return ClusterResult(

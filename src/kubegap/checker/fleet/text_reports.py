@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from kubegap.bilingual import render_any
+from kubegap.bilingual import message, render_any
 from kubegap.checker.fleet.report import NOT_SCANNED, ClusterResult, FleetReport
 from kubegap.checker.reports import render_markdown
 from kubegap.checker.reports._common import one_line, report_lang
@@ -21,11 +21,11 @@ from kubegap.redaction import redact_text
 from kubegap.text import label
 
 _CELL_STYLE = {"fail": "bold red", "unknown": "yellow", "pass": "green", "not-applicable": "dim"}
-# Words of the fleet report, (Korean, English); counts and names are filled in with str.format.
+# Words of the fleet report, (Korean, English) templates filled by the shared bilingual `message`.
 _WORDS = {
     "title": ("kubegap 플릿 스캔", "kubegap fleet scan"),
     "scanned_of": ("클러스터 {total}개 중 {scanned}개 스캔", "{scanned} of {total} cluster(s) scanned"),
-    "requests": ("요청 {requests:,}회", "{requests:,} request(s)"),
+    "requests": ("요청 {requests}회", "{requests} request(s)"),
     "clusters": ("클러스터", "Clusters"),
     "cluster": ("클러스터", "Cluster"),
     "status": ("상태", "Status"),
@@ -46,7 +46,7 @@ _WORDS = {
 
 def _word(key: str, lang: str, **values: object) -> str:
     korean, english = _WORDS[key]
-    return (korean if lang == "ko" else english).format(**values)
+    return message(korean, english, **values).render(lang)
 
 
 _CLUSTER_STATUS = {

@@ -141,7 +141,16 @@ def parse_json(path: Path, raw: bytes) -> Any:
         ) from None
 
 
-def _yaml_problem(path: Path, error: yaml.YAMLError) -> InputError:
+def _yaml_problem(path: Path, error: yaml.YAMLError, text: str = "") -> InputError:
+    """The parser's complaint, or what it almost always means: a Helm or Go template nobody rendered."""
+    if "{{" in text and "}}" in text:
+        return _bad(
+            path,
+            "렌더링하지 않은 템플릿입니다({{ ... }}). 먼저 렌더링하고(`helm template`, `kustomize build`) "
+            "그 결과를 스캔하세요",
+            "an unrendered template ({{ ... }}); render it first (`helm template`, `kustomize build`) and "
+            "scan the output",
+        )
     mark = getattr(error, "problem_mark", None)
     problem = getattr(error, "problem", None) or "syntax error"
     line = mark.line + 1 if mark is not None else 0
@@ -163,7 +172,7 @@ def iter_yaml(path: Path, text: str) -> Iterator[Document]:
     try:
         check_yaml(path, text, _LOADER, limits())
     except yaml.YAMLError as error:
-        raise _yaml_problem(path, error) from None
+        raise _yaml_problem(path, error, text) from None
     except RecursionError:
         raise InputError(f"{path}: YAML that cannot be read as data: RecursionError") from None
     loader = _LOADER(text)
@@ -175,7 +184,7 @@ def iter_yaml(path: Path, text: str) -> Iterator[Document]:
             line = node.start_mark.line + 1
             yield Document(loader.construct_document(node), str(path), line)
     except yaml.YAMLError as error:
-        raise _yaml_problem(path, error) from None
+        raise _yaml_problem(path, error, text) from None
     except (RecursionError, ValueError, TypeError) as error:
         raise _bad(
             path,

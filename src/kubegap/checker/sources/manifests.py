@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from kubegap.bilingual import Message, message
+from kubegap.bilingual import Message
 from kubegap.checker.snapshot import Snapshot
 from kubegap.checker.sources import notes
 from kubegap.checker.sources._files import expand_paths, read_documents
@@ -32,23 +32,6 @@ def _is_tool_document(data: dict[str, object]) -> bool:
     )
 
 
-def _why_unreadable(path: Path, error: InputError) -> Message:
-    """The parse error, or what it almost always means: a Helm or Go template nobody rendered."""
-    try:
-        head = path.read_bytes()[:65536]
-    except OSError:
-        head = b""
-    if b"{{" in head and b"}}" in head:
-        return message(
-            "{path}: 렌더링하지 않은 템플릿입니다({{ ... }}). 먼저 렌더링하고(`helm template`, "
-            "`kustomize build`) 그 결과를 스캔하세요",
-            "{path}: an unrendered template ({{ ... }}); render it first (`helm template`, "
-            "`kustomize build`) and scan the output",
-            path=str(path),
-        )
-    return Message(error.one_line("ko"), error.one_line("en"))
-
-
 def load_manifests(paths: Sequence[str | Path]) -> Snapshot:
     """Read manifest files and folders into one Snapshot in `manifests` mode."""
     if not paths:
@@ -63,7 +46,7 @@ def load_manifests(paths: Sequence[str | Path]) -> Snapshot:
         except InputError as error:
             if explicit:
                 raise
-            unparsable.append(_why_unreadable(path, error))
+            unparsable.append(error.sentence())
             snapshot.skipped_files.append(str(path))
             continue
         for document in documents:
