@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.extract import Workload, classify, containers, dig, mapping, pod_env, workloads
+from kubegap.checker.extract import (
+    WORKLOAD_KINDS,
+    PodTemplate,
+    Workload,
+    classify,
+    containers,
+    dig,
+    mapping,
+    pod_env,
+    workloads,
+)
 from kubegap.checker.extract._fields import labels_of
 from kubegap.checker.extract.podspec import command_line
 from kubegap.checker.finding import CLUSTER, Finding, ObjectRef, Severity, Status
@@ -131,6 +142,31 @@ def workload_verdicts(
             examined=examined,
         )
         yield passed(meta, None, said, {"examined": examined})
+
+
+TemplateJudge = Callable[[Workload, PodTemplate], tuple[Message, dict[str, Any]] | None]
+
+
+def judge_user_templates(meta: CheckMeta, snapshot: Snapshot, judge: TemplateJudge) -> Iterator[Finding]:
+    """Judges each pod template of every workload but the GPU stack's own agents.
+
+    `judge` returns the problem it sees in one template (a message and its evidence) or None; a
+    workload fails on its first problem, and the verdicts follow `workload_verdicts` over all kinds.
+    """
+    problems = []
+    examined = 0
+    for workload in workloads(snapshot):
+        if is_gpu_agent_workload(workload):
+            continue
+        examined += 1
+        for template in workload.templates:
+            problem = judge(workload, template)
+            if problem is not None:
+                said, evidence = problem
+                problems.append(failed(meta, workload.owner, said, evidence))
+                break
+    subject = text("워크로드", "workloads")
+    yield from workload_verdicts(meta, snapshot, problems, examined, subject, kinds=WORKLOAD_KINDS)
 
 
 def unread_message(missing: list[str]) -> Message:

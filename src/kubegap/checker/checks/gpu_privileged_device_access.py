@@ -7,8 +7,8 @@ from typing import Any
 
 from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, is_gpu_agent_workload, text, workload_verdicts
-from kubegap.checker.extract import WORKLOAD_KINDS, containers, dig, items, mapping, workloads
+from kubegap.checker.checks._common import judge_user_templates, text
+from kubegap.checker.extract import WORKLOAD_KINDS, PodTemplate, Workload, containers, dig, items, mapping
 from kubegap.checker.extract.podspec import container_requests_gpu, mounts, volumes
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
@@ -82,21 +82,13 @@ CHECK = CheckMeta(
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    problems = []
-    examined = 0
-    for workload in workloads(snapshot):
-        if is_gpu_agent_workload(workload):
-            continue
-        examined += 1
-        for template in workload.templates:
-            targets_gpu_nodes = workload.kind_key != "apps/DaemonSet" and _targets_gpu_nodes(template.spec)
-            said = _problem(template.spec, targets_gpu_nodes, template.role)
-            if said is not None:
-                problems.append(failed(CHECK, workload.owner, said, {"role": template.role}))
-                break
-    yield from workload_verdicts(
-        CHECK, snapshot, problems, examined, text("워크로드", "workloads"), kinds=WORKLOAD_KINDS
-    )
+    yield from judge_user_templates(CHECK, snapshot, _judge)
+
+
+def _judge(workload: Workload, template: PodTemplate) -> tuple[Message, dict[str, Any]] | None:
+    targets_gpu_nodes = workload.kind_key != "apps/DaemonSet" and _targets_gpu_nodes(template.spec)
+    said = _problem(template.spec, targets_gpu_nodes, template.role)
+    return None if said is None else (said, {"role": template.role})
 
 
 def _problem(spec: dict[str, Any], targets_gpu_nodes: bool, role: str) -> Message | None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
-from kubegap.bilingual import message
+from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, is_gpu_agent_workload, text, workload_verdicts
-from kubegap.checker.extract import WORKLOAD_KINDS, container_env, containers, workloads
+from kubegap.checker.checks._common import judge_user_templates, text
+from kubegap.checker.extract import WORKLOAD_KINDS, PodTemplate, Workload, container_env, containers
 from kubegap.checker.extract._fields import mapping
 from kubegap.checker.extract.podspec import container_requests_gpu
 from kubegap.checker.finding import Finding, Severity
@@ -74,32 +75,25 @@ CHECK = CheckMeta(
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    problems = []
-    examined = 0
-    for workload in workloads(snapshot):
-        if is_gpu_agent_workload(workload):
-            continue
-        examined += 1
-        for template in workload.templates:
-            offender = _offending_container(template.spec)
-            if offender is None:
-                continue
-            name, value = offender
-            role = f" ({template.role})" if template.role else ""
-            said = message(
-                "컨테이너 {container}{role}에 NVIDIA_VISIBLE_DEVICES={value} 설정이 있지만 GPU 요청이 없어, "
-                "스케줄러가 모르는 GPU를 씁니다",
-                "container {container}{role} sets NVIDIA_VISIBLE_DEVICES={value} but requests no GPU, so "
-                "it uses GPUs the scheduler never counted",
-                container=name,
-                role=role,
-                value=value,
-            )
-            problems.append(failed(CHECK, workload.owner, said, {"container": name, VARIABLE: value}))
-            break
-    yield from workload_verdicts(
-        CHECK, snapshot, problems, examined, text("워크로드", "workloads"), kinds=WORKLOAD_KINDS
+    yield from judge_user_templates(CHECK, snapshot, _judge)
+
+
+def _judge(workload: Workload, template: PodTemplate) -> tuple[Message, dict[str, Any]] | None:
+    offender = _offending_container(template.spec)
+    if offender is None:
+        return None
+    name, value = offender
+    role = f" ({template.role})" if template.role else ""
+    said = message(
+        "컨테이너 {container}{role}에 NVIDIA_VISIBLE_DEVICES={value} 설정이 있지만 GPU 요청이 없어, "
+        "스케줄러가 모르는 GPU를 씁니다",
+        "container {container}{role} sets NVIDIA_VISIBLE_DEVICES={value} but requests no GPU, so "
+        "it uses GPUs the scheduler never counted",
+        container=name,
+        role=role,
+        value=value,
     )
+    return said, {"container": name, VARIABLE: value}
 
 
 def _offending_container(spec: dict[str, object]) -> tuple[str, str] | None:
