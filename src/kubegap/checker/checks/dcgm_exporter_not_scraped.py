@@ -17,6 +17,7 @@ from kubegap.checker.checks._common import failed, not_applicable, passed, text,
 from kubegap.checker.extract import daemonsets, dig, mapping, ref, selector_matches, strings
 from kubegap.checker.extract._fields import annotations_of, labels_of, namespace_of
 from kubegap.checker.finding import Finding, Severity
+from kubegap.checker.request_paths import is_namespace_name
 from kubegap.checker.snapshot import KubeObject, Snapshot
 
 SERVICE_MONITOR = "monitoring.coreos.com/ServiceMonitor"
@@ -55,12 +56,15 @@ CHECK = CheckMeta(
         'ServiceMonitor(네임스페이스 선택 포함), 파드 템플릿이나 Service의 prometheus.io/scrape: "true" '
         "어노테이션을 찾고, 하나도 없으면 실패입니다. DaemonSet 없이 ClusterPolicy만 있는 입력에서는 "
         "dcgmExporter가 켜져 있는데 serviceMonitor가 꺼져 있고 그 파드를 고르는 모니터도 없으면 "
-        "실패입니다. Prometheus 설정 파일처럼 API 밖의 스크레이프 설정은 볼 수 없습니다.",
+        "실패입니다. 네임스페이스가 자리표시자인 DaemonSet(오퍼레이터가 채워 넣는 에셋 등)은 "
+        "알 수 없음입니다. "
+        "Prometheus 설정 파일처럼 API 밖의 스크레이프 설정은 볼 수 없습니다.",
         "For each dcgm-exporter DaemonSet, looks for a PodMonitor selecting its pods, a ServiceMonitor "
         "(namespace selector included) selecting a Service that selects its pods, or a "
         'prometheus.io/scrape: "true" annotation on the pod template or such a Service; with none, it '
         "fails. Where the input has a ClusterPolicy but no exporter DaemonSet, it fails when dcgmExporter "
-        "is on, its serviceMonitor is off and no monitor selects the operator's exporter pods. Scrape "
+        "is on, its serviceMonitor is off and no monitor selects the operator's exporter pods. A DaemonSet "
+        "whose namespace is a placeholder (an asset an operator fills in) is unknown. Scrape "
         "configs outside the API, such as a Prometheus config file, cannot be seen.",
     ),
     incidents=("nvidia-aicr-2026-02-dcgm-exporter-servicemonitor-disabled-no-gpu-metrics",),
@@ -96,6 +100,23 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         labels = mapping(dig(exporter.obj, "spec", "template", "metadata", "labels"))
         pod_labels = {str(key): str(value) for key, value in labels.items()}
         pod_annotations = mapping(dig(exporter.obj, "spec", "template", "metadata", "annotations"))
+        if exporter.namespace and not is_namespace_name(exporter.namespace):
+            # An operator asset or template: the real namespace, and so the monitors that select it,
+            # are filled in later by the tool that applies it.
+            problems += 1
+            yield unknown(
+                CHECK,
+                exporter.ref,
+                message(
+                    "{name}의 네임스페이스 {namespace:가} 자리표시자라 "
+                    "어떤 모니터가 그 파드를 고를지 알 수 없습니다",
+                    "the namespace of {name} is a placeholder ({namespace}), so which monitors will select "
+                    "its pods cannot be told",
+                    name=exporter.ref.name,
+                    namespace=exporter.namespace,
+                ),
+            )
+            continue
         how = _scraped_by(exporter.namespace, pod_labels, pod_annotations, services, service_monitors)
         how = how or _pod_monitor(exporter.namespace, pod_labels, pod_monitors)
         if how:

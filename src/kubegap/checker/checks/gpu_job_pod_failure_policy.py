@@ -7,7 +7,7 @@ from typing import Any
 
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, text, workload_verdicts
+from kubegap.checker.checks._common import failed, gpu_workloads, is_benchmark, text, workload_verdicts
 from kubegap.checker.extract import WORKLOAD_KINDS, dig, integer, items
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
@@ -33,9 +33,10 @@ CHECK = CheckMeta(
     ),
     decides=text(
         "GPU를 요청하는 Job·CronJob의 Job spec에 DisruptionTarget 조건을 다루는 podFailurePolicy 규칙이 "
-        "없으면 실패입니다.",
+        "없으면 실패입니다. 벤치마크와 번인 실행은 다시 돌리면 그만이라 건너뜁니다.",
         "Fails a Job or CronJob that requests GPUs when its Job spec has no podFailurePolicy rule handling "
-        "the DisruptionTarget condition.",
+        "the DisruptionTarget condition. Benchmarks and burn-in runs, which can simply be run again, are "
+        "skipped.",
     ),
     incidents=("llama3-2024-54-day-interruptions", "opt-2021-11-thanksgiving-restarts-buffer-nodes"),
     needs=(),
@@ -53,7 +54,11 @@ def handles_disruption(job_spec: Any) -> bool:
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = [w for w in gpu_workloads(snapshot) if w.kind_key in ("batch/Job", "batch/CronJob")]
+    chosen = [
+        w
+        for w in gpu_workloads(snapshot)
+        if w.kind_key in ("batch/Job", "batch/CronJob") and not is_benchmark(w)
+    ]
     problems = []
     for workload in chosen:
         spec = dig(workload.obj, "spec")
