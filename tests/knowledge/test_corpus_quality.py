@@ -17,7 +17,7 @@ HANGUL = re.compile(r"[\uac00-\ud7a3]")
 
 def test_corpus_size_and_spread() -> None:
     assert len(KNOWLEDGE.incidents) >= 200
-    assert len(KNOWLEDGE.studies) >= 13
+    assert len(KNOWLEDGE.studies) >= 15
     publishers = {source.publisher for incident in KNOWLEDGE.incidents for source in incident.sources}
     assert len(publishers) >= 80
 
