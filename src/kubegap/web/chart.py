@@ -84,10 +84,17 @@ def row_figure(count: int | None, share_percent: float | None, total: int | None
         share = 100.0 * count / total
     parts = []
     if share is not None:
-        parts.append(f"{share:.1f}%".replace(".0%", "%"))
+        parts.append(_percent(share))
     if count is not None:
         parts.append(f"({count:,})" if parts else f"{count:,}")
     return " ".join(parts)
+
+
+def _percent(share: float) -> str:
+    """'41.2%', '3%', and two decimals below 0.1% so that a small share never reads as '0%'."""
+    if 0 < share < 0.1:
+        return f"{share:.2f}%" if share >= 0.005 else "<0.01%"
+    return f"{share:.1f}%".replace(".0%", "%")
 
 
 def _units(text: str) -> int:
@@ -122,20 +129,17 @@ def wrap_label(text: str, max_units: int = MAX_LINE_UNITS) -> list[str]:
 def ordered(rows: Sequence[ChartRow], total: int | None) -> list[ChartRow]:
     """Largest first within each group, groups by their total, "other"/"unknown" rows and groups last.
 
-    A group of one is no group: its row joins the ungrouped ones (group ''), which come last.
+    A group of one keeps its heading: a lone "Hardware fault" row is still a hardware fault, not one
+    of the "other causes". Rows with no group come last.
     """
     use_share = _uses_share(rows, total)
 
     def value(row: ChartRow) -> float:
         return _value(row, total) if use_share else float(row.count or 0)
 
-    sizes: dict[str, int] = {}
-    for row in rows:
-        sizes[row.group] = sizes.get(row.group, 0) + 1
     groups: dict[str, list[ChartRow]] = {}
     for row in rows:
-        key = row.group if sizes[row.group] > 1 else ""
-        groups.setdefault(key, []).append(replace(row, group=key))
+        groups.setdefault(row.group, []).append(row)
     for members in groups.values():
         members.sort(key=lambda row: (_is_last(row.label), -value(row)))
     keys = sorted(
@@ -165,9 +169,7 @@ def bar_chart(
     largest = max(values, default=0.0) or 1.0
     columns = layout == "columns"
     space = COLUMN_BAR_SPACE if columns else BAR_SPACE
-    headed = {
-        row.group for row in shown if row.group and sum(other.group == row.group for other in shown) > 1
-    }
+    headed = {row.group for row in shown if row.group}
     if headed and rest_label:
         shown = [row if row.group else replace(row, group=rest_label) for row in shown]
         headed.add(rest_label)
