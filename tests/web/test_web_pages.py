@@ -282,7 +282,7 @@ def test_studies_render_a_server_side_svg_bar_chart(client: TestClient) -> None:
         "Network <switch>",
     ]
     assert [bar["width_percent"] for bar in bars] == ["52.50%", "35.00%", "70.00%", "17.50%"]
-    assert [group["text"] for group in study["chart"]["groups"]] == [bars[0]["group"], "Other causes"]
+    assert [group["text"] for group in study["chart"]["groups"]] == [bars[0]["group"], "No cause category"]
     assert study["wide_chart"]["layout"] == "columns" and study["wide_chart"]["bars"][0]["bar_x"] == "42.00%"
     # numbers reach screen readers, and the index has a table beside every chart
     assert "Faulty GPU: 30% (120)" in study["chart"]["description"]

@@ -27,7 +27,7 @@ LIST_LABELS: dict[str, tuple[str, str]] = {
     "case.short-id": ("사례 번호", "Case id"),
     "case.updated": ("마지막 수정", "Last updated"),
     "case.added": ("처음 실린 날", "Added to the library"),
-    "chart.rest": ("그 밖의 원인", "Other causes"),
+    "chart.rest": ("원인 분류 없음", "No cause category"),
     "chip.add": ("이 조건으로 좁히기: {name}", "Narrow to {name}"),
     "chip.remove": ("조건에서 빼기: {name}", "Remove the filter {name}"),
     "card.sources": ("출처 {count}개", "{count} sources"),
