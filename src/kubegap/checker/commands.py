@@ -10,7 +10,7 @@ import json
 import shutil
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -29,13 +29,13 @@ _STATUSES = ["fail", "exempted", "unknown", "pass", "not-applicable"]
 
 
 def _live_options(function: click.decorators.FC) -> click.decorators.FC:
-    options = [
-        click.option(
-            "--kubeconfig", type=click.Path(dir_okay=False), help="kubeconfig file (default: as kubectl)."
-        ),
-        click.option("--context", help="kubeconfig context (default: the current one)."),
-        *_LIVE_TAIL,
-    ]
+    """The live options of `snapshot` and friends: one kubeconfig context."""
+    context = click.option("--context", help="kubeconfig context (default: the current one).")
+    return _with_options(function, [_KUBECONFIG_OPTION, context, *_LIVE_TAIL])
+
+
+def _with_options(function: click.decorators.FC, options: list[Any]) -> click.decorators.FC:
+    """Applies click options so that --help lists them in the order given."""
     for option in reversed(options):
         function = option(function)
     return function
@@ -58,10 +58,7 @@ def _limits(timeout: float, options: dict[str, float | int | None]) -> LiveLimit
 
 def _fleet_options(function: click.decorators.FC) -> click.decorators.FC:
     """The live options of `scan`, where --context repeats: two or more contexts make a fleet scan."""
-    options = [
-        click.option(
-            "--kubeconfig", type=click.Path(dir_okay=False), help="kubeconfig file (default: as kubectl)."
-        ),
+    fleet = [
         click.option(
             "--context",
             "contexts",
@@ -76,13 +73,13 @@ def _fleet_options(function: click.decorators.FC) -> click.decorators.FC:
             show_default=True,
             help="Clusters read at the same time in a fleet scan (--qps applies to each).",
         ),
-        *_LIVE_TAIL,
     ]
-    for option in reversed(options):
-        function = option(function)
-    return function
+    return _with_options(function, [_KUBECONFIG_OPTION, *fleet, *_LIVE_TAIL])
 
 
+_KUBECONFIG_OPTION = click.option(
+    "--kubeconfig", type=click.Path(dir_okay=False), help="kubeconfig file (default: as kubectl)."
+)
 _LIVE_TAIL = [
     click.option(
         "--qps", type=click.FloatRange(min=0.1), default=20.0, show_default=True, help="Request rate."
