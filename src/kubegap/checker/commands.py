@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -34,7 +35,9 @@ def _live_options(function: click.decorators.FC) -> click.decorators.FC:
     return _with_options(function, [_KUBECONFIG_OPTION, context, *_LIVE_TAIL])
 
 
-def _with_options(function: click.decorators.FC, options: list[Any]) -> click.decorators.FC:
+def _with_options(
+    function: click.decorators.FC, options: Sequence[Callable[[click.decorators.FC], click.decorators.FC]]
+) -> click.decorators.FC:
     """Applies click options so that --help lists them in the order given."""
     for option in reversed(options):
         function = option(function)

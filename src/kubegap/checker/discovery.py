@@ -20,7 +20,7 @@ from typing import Any
 from kubegap.bilingual import message
 from kubegap.checker.client import ApiError, MalformedBody, ReadOnlyClient
 from kubegap.checker.discovery_shapes import ShapeError, api_groups, api_resources, api_versions
-from kubegap.checker.request_paths import is_group_name, is_kind_name, is_resource_name, is_version_name
+from kubegap.checker.names import is_group_name, is_kind_name, is_resource_name, is_version_name
 from kubegap.checker.snapshot import kind_key
 
 

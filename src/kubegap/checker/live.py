@@ -25,7 +25,7 @@ from kubegap.checker.client import ApiError, ReadOnlyClient, ReadOnlyViolation
 from kubegap.checker.discovery import Discovery, discover
 from kubegap.checker.live_limits import LiveLimits, ScanClock
 from kubegap.checker.live_pages import PAGE_SIZE, KindProgress, ListStopped, list_all
-from kubegap.checker.request_paths import is_namespace_name
+from kubegap.checker.names import is_namespace_name
 from kubegap.checker.snapshot import Coverage, KindCoverage, KubeObject, Snapshot
 from kubegap.checker.sources._compact import Compactor
 from kubegap.errors import UsageError

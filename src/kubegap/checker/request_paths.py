@@ -2,7 +2,7 @@
 
 The read-only promise lives here and in `client.py`: a path is refused when it names the `secrets`
 resource (in any group, namespace or spelling), a watch, or a pod exec/attach/log/proxy subresource.
-Every path kubegap builds comes from names that pass the Kubernetes name grammar below, so a path
+Every path kubegap builds comes from names that pass the Kubernetes name grammar (`names.py`), so a path
 that needs percent-encoding, `..`, an empty segment or anything outside that grammar is not ours:
 it is refused outright rather than decoded and guessed at, which is how `..%2F..%2Fsecrets` from a
 hostile discovery document once reached the wire.
@@ -22,12 +22,6 @@ _REFUSED_SUBRESOURCES = frozenset({"exec", "attach", "log", "portforward", "prox
 # One path segment as kubegap ever builds it: API prefixes, DNS group names, versions, plural
 # resource names, namespace and object names. No '%', no '/', no whitespace, nothing non-ASCII.
 _SEGMENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,252}")
-_DNS_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
-_DNS_SUBDOMAIN = re.compile(
-    r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*"
-)
-_VERSION = re.compile(r"v[0-9]+(?:(?:alpha|beta)[0-9]+)?|[a-z][a-z0-9-]{0,62}")
-_KIND = re.compile(r"[A-Za-z][A-Za-z0-9]{0,62}")
 _LONGEST_PATH = 2048
 
 
@@ -35,29 +29,6 @@ class ReadOnlyViolation(ClusterError):
     """A request kubegap must never send (Secrets, watch, exec, logs); raised before any I/O."""
 
     code = "read-only-violation"
-
-
-def is_resource_name(name: str) -> bool:
-    """A plural resource name as discovery must give it ('pods', 'clusterpolicies'): a DNS-1035 label."""
-    return bool(_DNS_LABEL.fullmatch(name)) and not name[0].isdigit()
-
-
-def is_group_name(name: str) -> bool:
-    """An API group name ('apps', 'jobset.x-k8s.io'): a DNS-1123 subdomain of at most 253 characters."""
-    return len(name) <= 253 and bool(_DNS_SUBDOMAIN.fullmatch(name))
-
-
-def is_version_name(name: str) -> bool:
-    return len(name) <= 63 and bool(_VERSION.fullmatch(name))
-
-
-def is_kind_name(name: str) -> bool:
-    return bool(_KIND.fullmatch(name))
-
-
-def is_namespace_name(name: str) -> bool:
-    """A namespace name: a DNS-1123 label."""
-    return bool(_DNS_LABEL.fullmatch(name))
 
 
 def check_path(path: str, params: Mapping[str, object] | None = None) -> None:

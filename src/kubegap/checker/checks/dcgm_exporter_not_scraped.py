@@ -17,7 +17,7 @@ from kubegap.checker.checks._common import failed, not_applicable, passed, text,
 from kubegap.checker.extract import daemonsets, dig, mapping, ref, selector_matches, strings
 from kubegap.checker.extract._fields import annotations_of, labels_of, namespace_of
 from kubegap.checker.finding import Finding, Severity
-from kubegap.checker.request_paths import is_namespace_name
+from kubegap.checker.names import is_namespace_name
 from kubegap.checker.snapshot import KubeObject, Snapshot
 
 SERVICE_MONITOR = "monitoring.coreos.com/ServiceMonitor"
@@ -97,9 +97,6 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
     unread = unread_kinds(snapshot, ("Service", SERVICE_MONITOR, POD_MONITOR))
     problems = 0
     for exporter in exporters:
-        labels = mapping(dig(exporter.obj, "spec", "template", "metadata", "labels"))
-        pod_labels = {str(key): str(value) for key, value in labels.items()}
-        pod_annotations = mapping(dig(exporter.obj, "spec", "template", "metadata", "annotations"))
         if exporter.namespace and not is_namespace_name(exporter.namespace):
             # An operator asset or template: the real namespace, and so the monitors that select it,
             # are filled in later by the tool that applies it.
@@ -117,6 +114,9 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 ),
             )
             continue
+        labels = mapping(dig(exporter.obj, "spec", "template", "metadata", "labels"))
+        pod_labels = {str(key): str(value) for key, value in labels.items()}
+        pod_annotations = mapping(dig(exporter.obj, "spec", "template", "metadata", "annotations"))
         how = _scraped_by(exporter.namespace, pod_labels, pod_annotations, services, service_monitors)
         how = how or _pod_monitor(exporter.namespace, pod_labels, pod_monitors)
         if how:

@@ -82,5 +82,10 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             )
         )
     yield from workload_verdicts(
-        CHECK, snapshot, problems, len(chosen), text("GPU Job", "GPU Jobs"), ("batch/Job", "batch/CronJob")
+        CHECK,
+        snapshot,
+        problems,
+        len(chosen),
+        text("벤치마크가 아닌 GPU Job", "GPU Jobs other than benchmarks"),
+        ("batch/Job", "batch/CronJob"),
     )
