@@ -88,7 +88,7 @@ def _worker(mode: str, path: str, extra: dict[str, Any]) -> dict[str, Any]:
     except ImportError as missing:
         return {"error": f"scan engine not importable: {missing}"}
     checks = len(all_checks())
-    from kubegap.checker.live import read_cluster
+    from kubegap.checker.live.reader import read_cluster
 
     clock = _Clock()
     if mode == "scan":
@@ -128,7 +128,7 @@ def _scan_kinds(objects: list[dict[str, Any]]) -> list[str]:
     """What `kubegap scan` reads (the needs of every check) plus every kind in the generated cluster."""
     kinds = {_kind_key(obj) for obj in objects}
     try:
-        from kubegap.checker.rbac import kinds_read
+        from kubegap.checker.live.rbac import kinds_read
         from kubegap.checker.registry import all_checks
 
         kinds |= set(kinds_read(check.meta for check in all_checks()))

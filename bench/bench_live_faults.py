@@ -63,9 +63,9 @@ MODES: dict[str, tuple[list[Fault], str, str]] = {
 
 def run_one(mode: str, nodes: int, pods: int) -> dict[str, Any]:
     """One scan under one fault mode; runs in its own process."""
-    from kubegap.checker.live import read_cluster
-    from kubegap.checker.live_limits import LiveLimits
-    from kubegap.checker.rbac import kinds_read
+    from kubegap.checker.live.limits import LiveLimits
+    from kubegap.checker.live.rbac import kinds_read
+    from kubegap.checker.live.reader import read_cluster
     from kubegap.checker.registry import all_checks
     from kubegap.checker.runner import run_checks
 

@@ -137,3 +137,19 @@ def test_arrows_point_inward() -> None:
             if _part(target) not in ALLOWED.get(_part(module), set()):
                 wrong.append(f"{module} -> {target}")
     assert wrong == []
+
+
+# Inside the checker, the live reader (checker/live/) is reached only from the places that start a
+# live read; checks, extractors, sources and reports never touch the network layer.
+LIVE_READER_USERS = ("kubegap.checker.scanning", "kubegap.checker.commands", "kubegap.checker.fleet.")
+
+
+def test_only_scan_entry_points_import_the_live_reader() -> None:
+    wrong = []
+    for module, targets in _graph().items():
+        if not module.startswith("kubegap.checker.") or module.startswith("kubegap.checker.live"):
+            continue
+        if module.startswith(LIVE_READER_USERS):
+            continue
+        wrong += [f"{module} -> {target}" for target in targets if target.startswith("kubegap.checker.live")]
+    assert wrong == []

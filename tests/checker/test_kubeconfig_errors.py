@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kubegap.checker.client import ReadOnlyClient
+from kubegap.checker.live.client import ReadOnlyClient
 from kubegap.cli import main
 from kubegap.errors import KubeconfigError, KubegapError
 

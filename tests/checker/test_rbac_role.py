@@ -8,7 +8,7 @@ import pytest
 import yaml
 from engine_helpers import make_meta
 
-from kubegap.checker.rbac import (
+from kubegap.checker.live.rbac import (
     KIND_RESOURCES,
     cluster_role,
     guess_plural,
@@ -71,7 +71,7 @@ def test_every_kind_a_shipped_check_reads_is_in_the_table() -> None:
     missing = [
         kind for kind in kinds_read(check.meta for check in all_checks()) if kind not in KIND_RESOURCES
     ]
-    assert not missing, f"add these kinds to KIND_RESOURCES in checker/rbac.py: {missing}"
+    assert not missing, f"add these kinds to KIND_RESOURCES in checker/live/rbac.py: {missing}"
 
 
 def test_deploy_rbac_yaml_matches_the_checks(capsys: pytest.CaptureFixture[str]) -> None:

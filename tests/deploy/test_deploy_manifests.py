@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from kubegap.checker.rbac import render_rbac
+from kubegap.checker.live.rbac import render_rbac
 from kubegap.checker.registry import all_checks
 
 REPO = Path(__file__).resolve().parents[2]

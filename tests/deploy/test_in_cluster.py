@@ -15,7 +15,7 @@ import pytest
 from k8s_emulator import KubeEmulator
 from k8s_emulator.factories import gpu_cluster
 from k8s_emulator.testing import TOKEN, assert_read_only, write_self_signed_certificate
-from kubegap.checker import client as client_module
+from kubegap.checker.live import client as client_module
 from kubegap.checker.scanning import ScanRequest, run_scan
 from kubegap.errors import ClusterError
 from kubegap.metrics.loop import ScanLoop, Targets

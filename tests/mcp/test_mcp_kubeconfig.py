@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from mcp_helpers import error_text
 
-from kubegap.checker.client import ReadOnlyClient
+from kubegap.checker.live.client import ReadOnlyClient
 from kubegap.errors import KubeconfigError
 
 pytestmark = pytest.mark.anyio

@@ -91,7 +91,7 @@ _BACKENDS = (
     "kubegap.checker.sources",
     "kubegap.checker.reports",
     "kubegap.checker.exemptions",
-    "kubegap.checker.rbac",
+    "kubegap.checker.live.rbac",
     "kubegap.redaction",
 )
 _backends_lock = threading.Lock()

@@ -263,7 +263,7 @@ def live_options(
     kubeconfig: str | None, context: str | None, scan_timeout: float | None = None
 ) -> dict[str, Any]:
     """Explicit kubeconfig paths must exist; '~' works; None means KUBECONFIG, then ~/.kube/config."""
-    from kubegap.checker.live_limits import LiveLimits
+    from kubegap.checker.live.limits import LiveLimits
 
     chosen = (kubeconfig or "").strip()
     return {

@@ -23,7 +23,7 @@ from kubegap.errors import InputError
 from kubegap.text import label
 
 if TYPE_CHECKING:
-    from kubegap.checker.live_limits import LiveLimits
+    from kubegap.checker.live.limits import LiveLimits
 
 _SEVERITIES = [severity.value for severity in Severity]
 _STATUSES = ["fail", "exempted", "unknown", "pass", "not-applicable"]
@@ -46,7 +46,7 @@ def _with_options(
 
 def _limits(timeout: float, options: dict[str, float | int | None]) -> LiveLimits:
     """The live-read limit flags (--scan-timeout, --max-page-mb, ...) as LiveLimits."""
-    from kubegap.checker.live_limits import MIB, LiveLimits
+    from kubegap.checker.live.limits import MIB, LiveLimits
 
     scan_timeout, retry_budget = options.get("scan_timeout"), options.get("retry_budget")
     return LiveLimits(
@@ -291,7 +291,7 @@ def snapshot(
     **limits: float | int | None,
 ) -> None:
     """Read the live cluster once into a kubegap snapshot file, to scan later or elsewhere."""
-    from kubegap.checker.rbac import kinds_read
+    from kubegap.checker.live.rbac import kinds_read
     from kubegap.checker.scanning import LiveTarget, ScanRequest, load_source
     from kubegap.checker.snapshot_file import write_snapshot
 
@@ -355,6 +355,6 @@ def show_check(check_id: str, lang: str, as_json: bool) -> None:
 @click.command()
 def rbac() -> None:
     """Print the read-only ClusterRole kubegap needs (get and list, never Secrets)."""
-    from kubegap.checker.rbac import render_rbac
+    from kubegap.checker.live.rbac import render_rbac
 
     click.echo(render_rbac([check.meta for check in all_checks()]), nl=False)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kubegap.bilingual import message
-from kubegap.checker.live_limits import LiveLimits
+from kubegap.checker.live.limits import LiveLimits
 from kubegap.checker.registry import select_checks
 from kubegap.checker.scan_report import ScanReport
 from kubegap.checker.snapshot import Snapshot
@@ -61,7 +61,7 @@ def load_source(request: ScanRequest, kinds: list[str]) -> Snapshot:
         return load_manifests(request.manifest_paths)
     if request.demo:
         return load_demo()
-    from kubegap.checker.live import read_cluster  # lazy: the kubernetes client is slow to import
+    from kubegap.checker.live.reader import read_cluster  # lazy: the kubernetes client is slow to import
 
     live = request.live
     return read_cluster(
@@ -79,7 +79,7 @@ def load_source(request: ScanRequest, kinds: list[str]) -> Snapshot:
 def run_scan(request: ScanRequest) -> ScanReport:
     """Select checks, read their kinds from the source, run them, and return the report."""
     from kubegap.checker.exemptions import load_exemptions
-    from kubegap.checker.rbac import kinds_read
+    from kubegap.checker.live.rbac import kinds_read
     from kubegap.checker.runner import run_checks
 
     selected = select_checks(request.check_ids)

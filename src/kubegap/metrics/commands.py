@@ -10,7 +10,7 @@ import socket
 
 import click
 
-from kubegap.checker.client import resolve_kubeconfig
+from kubegap.checker.live.client import resolve_kubeconfig
 from kubegap.checker.scanning import LiveTarget, ScanRequest
 from kubegap.errors import KubegapError, UsageError
 

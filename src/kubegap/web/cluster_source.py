@@ -108,7 +108,7 @@ def choose_source(
 
 
 def _live_or_demo(kubeconfig: str | None, context: str | None) -> ClusterSource:
-    from kubegap.checker.client import ReadOnlyClient, resolve_kubeconfig
+    from kubegap.checker.live.client import ReadOnlyClient, resolve_kubeconfig
 
     live = ScanRequest(live=LiveTarget(kubeconfig=kubeconfig, context=context))
     if kubeconfig or context:  # asked for by name: a missing file is an error to show, not a reason to demo

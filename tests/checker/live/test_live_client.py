@@ -14,8 +14,8 @@ from kubernetes import client as kube_client
 from k8s_emulator import Fault, KubeEmulator
 from k8s_emulator.factories import gpu_node, pod
 from k8s_emulator.testing import TOKEN, StartEmulator, assert_read_only
-from kubegap.checker import client as client_module
-from kubegap.checker.client import ApiError, ReadOnlyClient, ReadOnlyViolation, check_path
+from kubegap.checker.live import client as client_module
+from kubegap.checker.live.client import ApiError, ReadOnlyClient, ReadOnlyViolation, check_path
 from kubegap.errors import ClusterError
 
 SECRET_PATHS = [

@@ -21,14 +21,14 @@ from k8s_emulator.factories import gpu_cluster
 from k8s_emulator.testing import StartEmulator, assert_read_only
 
 try:
-    from kubegap.checker.rbac import kinds_read
+    from kubegap.checker.live.rbac import kinds_read
     from kubegap.checker.registry import all_checks
     from kubegap.checker.runner import run_checks
     from kubegap.checker.sources import load_snapshot_files
 except ImportError as missing:  # the engine is written alongside; say exactly what is missing
     pytest.skip(f"the scan engine is not importable yet: {missing}", allow_module_level=True)
 
-from kubegap.checker.live import read_cluster
+from kubegap.checker.live.reader import read_cluster
 
 
 def _cluster() -> list[dict[str, Any]]:

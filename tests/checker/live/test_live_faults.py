@@ -17,9 +17,9 @@ import pytest
 from k8s_emulator import Fault, KubeEmulator
 from k8s_emulator.factories import GPU_AGENTS, daemonset, gpu_node, jobset, pod
 from k8s_emulator.testing import StartEmulator, assert_read_only
-from kubegap.checker.client import ReadOnlyClient
-from kubegap.checker.live import read_cluster
-from kubegap.checker.live_limits import MIB, LiveLimits
+from kubegap.checker.live.client import ReadOnlyClient
+from kubegap.checker.live.limits import MIB, LiveLimits
+from kubegap.checker.live.reader import read_cluster
 from kubegap.checker.runner import run_checks
 from kubegap.checker.snapshot import Coverage, Snapshot
 

@@ -15,9 +15,9 @@ from typing import Any
 from k8s_emulator import KubeEmulator
 from k8s_emulator.factories import gpu_cluster
 from k8s_emulator.testing import StartEmulator, assert_read_only
-from kubegap.checker.client import ReadOnlyClient
 from kubegap.checker.finding import Status
-from kubegap.checker.live import read_cluster
+from kubegap.checker.live.client import ReadOnlyClient
+from kubegap.checker.live.reader import read_cluster
 from kubegap.checker.registry import get_check
 from kubegap.checker.runner import run_checks
 

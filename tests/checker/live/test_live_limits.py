@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kubegap.agents.mcp_scans import MCP_SCAN_CEILING, live_options
-from kubegap.checker.live_limits import AUTO_BASE_SECONDS, AUTO_CEILING_SECONDS, ScanClock
+from kubegap.checker.live.limits import AUTO_BASE_SECONDS, AUTO_CEILING_SECONDS, ScanClock
 
 
 def test_the_automatic_budget_grows_with_lists_and_announced_objects() -> None:

@@ -18,11 +18,11 @@ import pytest
 from k8s_emulator import Fault, KubeEmulator
 from k8s_emulator.factories import gpu_node
 from k8s_emulator.testing import StartEmulator, assert_read_only
-from kubegap.checker.client import ReadOnlyClient
-from kubegap.checker.discovery import discover
 from kubegap.checker.finding import Status
-from kubegap.checker.live import read_cluster
-from kubegap.checker.rbac import kinds_read
+from kubegap.checker.live.client import ReadOnlyClient
+from kubegap.checker.live.discovery import discover
+from kubegap.checker.live.rbac import kinds_read
+from kubegap.checker.live.reader import read_cluster
 from kubegap.checker.registry import all_checks
 from kubegap.checker.runner import run_checks
 from kubegap.checker.scan_report import ScanReport

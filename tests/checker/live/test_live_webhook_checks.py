@@ -15,10 +15,10 @@ import yaml
 
 from k8s_emulator import KubeEmulator
 from k8s_emulator.testing import StartEmulator, assert_read_only
-from kubegap.checker.client import ReadOnlyClient
 from kubegap.checker.finding import Status
-from kubegap.checker.live import read_cluster
-from kubegap.checker.rbac import kinds_read
+from kubegap.checker.live.client import ReadOnlyClient
+from kubegap.checker.live.rbac import kinds_read
+from kubegap.checker.live.reader import read_cluster
 from kubegap.checker.registry import get_check
 from kubegap.checker.runner import run_checks
 

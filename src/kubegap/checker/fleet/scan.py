@@ -16,8 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 from kubegap import __version__
-from kubegap.checker.client import ApiError
 from kubegap.checker.fleet.report import ClusterResult, FleetReport
+from kubegap.checker.live.client import ApiError
 from kubegap.checker.scanning import ScanRequest, run_scan
 from kubegap.errors import KubegapError
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from kubernetes import config as kube_config
 from kubernetes.config.config_exception import ConfigException
 
-from kubegap.checker.client import resolve_kubeconfig
+from kubegap.checker.live.client import resolve_kubeconfig
 from kubegap.errors import ClusterError, UsageError
 
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubegap.bilingual import Message, message
-from kubegap.checker.client import ApiError, MalformedBody, ReadOnlyClient
-from kubegap.checker.discovery import Resource
-from kubegap.checker.live_limits import MIB, LiveLimits, ScanClock
+from kubegap.checker.live.client import ApiError, MalformedBody, ReadOnlyClient
+from kubegap.checker.live.discovery import Resource
+from kubegap.checker.live.limits import MIB, LiveLimits, ScanClock
 from kubegap.checker.object_shape import items_problem, list_body_problem
 from kubegap.checker.snapshot import Coverage, KubeObject
 

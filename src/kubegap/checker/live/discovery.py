@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubegap.bilingual import message
-from kubegap.checker.client import ApiError, MalformedBody, ReadOnlyClient
-from kubegap.checker.discovery_shapes import ShapeError, api_groups, api_resources, api_versions
+from kubegap.checker.live.client import ApiError, MalformedBody, ReadOnlyClient
+from kubegap.checker.live.discovery_shapes import ShapeError, api_groups, api_resources, api_versions
 from kubegap.checker.names import is_group_name, is_kind_name, is_resource_name, is_version_name
 from kubegap.checker.snapshot import kind_key
 

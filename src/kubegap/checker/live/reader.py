@@ -21,10 +21,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from kubegap.bilingual import Message, message, render_any
-from kubegap.checker.client import ApiError, ReadOnlyClient, ReadOnlyViolation
-from kubegap.checker.discovery import Discovery, discover
-from kubegap.checker.live_limits import LiveLimits, ScanClock
-from kubegap.checker.live_pages import PAGE_SIZE, KindProgress, ListStopped, list_all
+from kubegap.checker.live.client import ApiError, ReadOnlyClient, ReadOnlyViolation
+from kubegap.checker.live.discovery import Discovery, discover
+from kubegap.checker.live.limits import LiveLimits, ScanClock
+from kubegap.checker.live.pages import PAGE_SIZE, KindProgress, ListStopped, list_all
 from kubegap.checker.names import is_namespace_name
 from kubegap.checker.snapshot import Coverage, KindCoverage, KubeObject, Snapshot
 from kubegap.checker.sources._compact import Compactor

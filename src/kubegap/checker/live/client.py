@@ -27,7 +27,7 @@ from kubernetes.config.config_exception import ConfigException
 
 from kubegap import __version__
 from kubegap.bilingual import Message, message
-from kubegap.checker.bounded_http import (
+from kubegap.checker.live.bounded_http import (
     BodyTooLarge,
     RequestDeadline,
     install_deadlines,
@@ -35,14 +35,14 @@ from kubegap.checker.bounded_http import (
     read_bounded,
     request_deadline,
 )
-from kubegap.checker.kubeconfig import (
+from kubegap.checker.live.kubeconfig import (
     check_kubeconfig,
     client_errors,
     exec_error,
     load_error,
     resolve_kubeconfig,
 )
-from kubegap.checker.request_paths import ReadOnlyViolation, check_path
+from kubegap.checker.live.request_paths import ReadOnlyViolation, check_path
 from kubegap.errors import ClusterError
 
 __all__ = [
