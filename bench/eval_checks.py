@@ -1,12 +1,23 @@
-"""Check accuracy on real-world manifests: precision and recall per check, dev and held-out apart.
+"""Check accuracy on real manifests: precision and recall per check and overall, dev and held-out apart.
 
-    .venv/bin/python bench/eval_checks.py [--realworld ../shared/realworld] [--check ID ...] [--unjudged]
+    .venv/bin/python bench/eval_checks.py [--corpus evalset|realworld] [--part dev|heldout|all]
+                                          [--check ID ...] [--unjudged] [--judgements DIR]
 
-Every file under the real-world folder is scanned on its own (as `kubegap scan --manifests FILE` would);
-each failing finding is matched with its judgement in `bench/check_eval/judgements/<check-id>.yaml`
-(tp, fp or debatable, with a reason) and each check's judged misses are added for recall. The split by
-repository is in `bench/check_eval/split.yaml`. `--unjudged` prints the findings still to judge, as YAML
-ready to paste. Prints Markdown tables for BENCHMARKS.md.
+Two corpora live beside the project, read-only: `../shared/evalset` (563 manifests from 47 GPU/AI
+repositories, split by repository in its own `split.yaml`) and `../shared/realworld` (171 manifests,
+split in `bench/check_eval/realworld/split.yaml`). Every file is scanned on its own, as
+`kubegap scan --manifests FILE` would. Each failing finding is matched with its judgement in
+`bench/check_eval/<corpus>/judgements/<check-id>.yaml` (tp, fp or debatable, with a reason), and the
+misses an expert sees in the same files are added for recall.
+
+On the evalset every failing finding must be judged, whichever check reports it: a fail with no
+judgement is listed and the exit status is 1, so a new check, or a check that starts to report
+something new, is read by a person before its figures count. Judgements of findings that are no longer
+reported are kept (they are how an earlier version was measured, "before") and listed as retired.
+
+`--judgements DIR` reads the judgements from another folder, so the same judgements can measure an
+older commit: check it out in a work tree and run its copy of the package with this script.
+`--unjudged` prints the findings still to judge as YAML ready to paste. Prints Markdown tables.
 """
 
 from __future__ import annotations
@@ -14,6 +25,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -26,8 +38,39 @@ from kubegap.checker.sources.manifests import load_manifests
 from kubegap.errors import KubegapError
 
 HERE = Path(__file__).parent / "check_eval"
-DEFAULT_REALWORLD = Path(__file__).resolve().parents[2] / "shared" / "realworld"
+SHARED = Path(__file__).resolve().parents[2] / "shared"
 VERDICTS = ("tp", "fp", "debatable")
+PARTS = ("dev", "heldout")
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """Where a corpus's files, split and judgements are, and whether every fail must be judged."""
+
+    name: str
+    files: Path
+    split_file: Path
+    judgements: Path
+    every_fail_judged: bool  # evalset: yes; realworld: only checks that have a judgement file
+
+    def heldout(self) -> frozenset[str]:
+        return frozenset(yaml.safe_load(self.split_file.read_text(encoding="utf-8"))["heldout"])
+
+    def dev(self) -> frozenset[str] | None:
+        """The dev repositories when the split names them (evalset), else None (all but held-out)."""
+        listed = yaml.safe_load(self.split_file.read_text(encoding="utf-8")).get("dev")
+        return frozenset(listed) if listed else None
+
+
+def corpus(name: str, shared: Path = SHARED) -> Corpus:
+    if name == "evalset":
+        return Corpus(
+            name, shared / "evalset", shared / "evalset" / "split.yaml", HERE / "evalset" / "judgements", True
+        )
+    if name == "realworld":
+        folder = HERE / "realworld"
+        return Corpus(name, shared / "realworld", folder / "split.yaml", folder / "judgements", False)
+    raise SystemExit(f"unknown corpus {name!r}: evalset or realworld")
 
 
 @dataclass(frozen=True)
@@ -57,43 +100,56 @@ class Tally:
         return self.counts["tp"] / relevant if relevant else None
 
 
-@cache
-def scan_failures(realworld: Path) -> tuple[FoundFailure, ...]:
-    """Every failing finding on the real-world set, one file per scan."""
-    found: list[FoundFailure] = []
-    for path in sorted(realworld.rglob("*")):
+def manifest_files(root: Path, repositories: Iterable[str] | None = None) -> list[Path]:
+    """The manifest files of a corpus, optionally only those of some repositories, in a stable order."""
+    chosen = None if repositories is None else set(repositories)
+    found = []
+    for path in sorted(root.rglob("*")):
         if not path.is_file() or path.suffix.lower() not in (".yaml", ".yml", ".json"):
             continue
+        relative = path.relative_to(root)
+        if len(relative.parts) < 2 or (chosen is not None and relative.parts[0] not in chosen):
+            continue
+        found.append(path)
+    return found
+
+
+@cache
+def scan_failures(root: Path, repositories: frozenset[str] | None = None) -> tuple[FoundFailure, ...]:
+    """Every failing finding on the corpus (or on some of its repositories), one file per scan."""
+    found: list[FoundFailure] = []
+    for path in manifest_files(root, repositories):
         try:
             snapshot = load_manifests([path])
         except KubegapError:
             continue
-        name = path.relative_to(realworld).as_posix()
+        name = path.relative_to(root).as_posix()
         for finding in run_checks(snapshot).findings:
             if finding.status is Status.failed:
                 found.append(FoundFailure(finding.check_id, name, finding.object.display()))
     return tuple(sorted(set(found), key=lambda f: (f.check, f.file, f.object)))
 
 
-def heldout_repositories(split_file: Path = HERE / "split.yaml") -> frozenset[str]:
-    return frozenset(yaml.safe_load(split_file.read_text(encoding="utf-8"))["heldout"])
-
-
-def load_judgements(folder: Path = HERE / "judgements") -> dict[str, dict[str, object]]:
+def load_judgements(folder: Path) -> dict[str, dict[str, object]]:
     """check id -> its judgement file, checked for shape (a slip in one must not skew the figures)."""
     judgements: dict[str, dict[str, object]] = {}
     for path in sorted(folder.glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         if data.get("check") != path.stem:
             raise SystemExit(f"{path}: 'check' must be {path.stem!r}")
+        seen: set[tuple[str, str]] = set()
         for entry in data.get("findings") or []:
             if entry.get("verdict") not in VERDICTS or not str(entry.get("reason", "")).strip():
                 raise SystemExit(
                     f"{path}: {entry.get('object')}: verdict must be one of {VERDICTS}, with a reason"
                 )
+            key = (str(entry.get("file")), str(entry.get("object")))
+            if key in seen:
+                raise SystemExit(f"{path}: {key[0]} {key[1]} is judged twice")
+            seen.add(key)
         for entry in data.get("misses") or []:
-            if not str(entry.get("reason", "")).strip():
-                raise SystemExit(f"{path}: miss {entry.get('object')}: a reason is required")
+            if not str(entry.get("reason", "")).strip() or not entry.get("file"):
+                raise SystemExit(f"{path}: miss {entry.get('object')}: a file and a reason are required")
         judgements[path.stem] = data
     return judgements
 
@@ -113,8 +169,13 @@ def _part(judgement: dict[str, object], repository: str, heldout: frozenset[str]
 
 
 def evaluate(
-    failures: tuple[FoundFailure, ...], judgements: dict[str, dict[str, object]], heldout: frozenset[str]
+    failures: tuple[FoundFailure, ...],
+    judgements: dict[str, dict[str, object]],
+    heldout: frozenset[str],
+    every_fail_judged: bool = False,
+    parts: tuple[str, ...] = PARTS,
 ) -> Evaluation:
+    """Tallies per (check, part). With `every_fail_judged`, a fail of a check with no file is unjudged."""
     tallies: dict[tuple[str, str], Tally] = defaultdict(Tally)
     verdicts = {
         (check, str(entry["file"]), str(entry["object"])): str(entry["verdict"])
@@ -124,9 +185,12 @@ def evaluate(
     unjudged = []
     seen = set()
     for failure in failures:
-        if failure.check not in judgements:
+        judgement = judgements.get(failure.check)
+        if judgement is None and not every_fail_judged:
             continue
-        part = _part(judgements[failure.check], failure.repository, heldout)
+        part = _part(judgement or {}, failure.repository, heldout)
+        if part not in parts:
+            continue
         key = (failure.check, failure.file, failure.object)
         seen.add(key)
         if key in verdicts:
@@ -134,15 +198,20 @@ def evaluate(
         else:
             unjudged.append(failure)
     for check, data in judgements.items():
-        tallies.setdefault((check, "dev"), Tally())
+        for part in parts:
+            if not data.get("tuned_on_all") or part == "dev":
+                tallies.setdefault((check, part), Tally())
         if data.get("misses_judged") is False:
             for (name, _part_name), tally in tallies.items():
                 if name == check:
                     tally.misses_judged = False
         for entry in data.get("misses") or []:  # type: ignore[union-attr]
             part = _part(data, str(entry["file"]).split("/", 1)[0], heldout)
-            tallies[(check, part)].counts["miss"] += 1
-    stale = sorted(key for key in verdicts if key not in seen)
+            if part in parts:
+                tallies[(check, part)].counts["miss"] += 1
+    stale = sorted(
+        key for key in verdicts if key not in seen and _part({}, key[1].split("/", 1)[0], heldout) in parts
+    )
     return Evaluation(dict(tallies), unjudged, stale)
 
 
@@ -162,6 +231,8 @@ def table(evaluation: Evaluation, part: str) -> list[str]:
         if where != part:
             continue
         c = tally.counts
+        if not any(c.values()):
+            continue
         total.counts.update(c)
         total.misses_judged = total.misses_judged and tally.misses_judged
         findings = c["tp"] + c["fp"] + c["debatable"]
@@ -177,36 +248,53 @@ def table(evaluation: Evaluation, part: str) -> list[str]:
     return lines
 
 
+def _repositories(chosen: Corpus, part: str) -> frozenset[str] | None:
+    """Which repositories to scan: all, or only one side of the split (held-out files stay unread)."""
+    if part == "all":
+        return None
+    heldout = chosen.heldout()
+    if part == "heldout":
+        return heldout
+    dev = chosen.dev()
+    if dev is not None:
+        return dev
+    return frozenset(p.name for p in chosen.files.iterdir() if p.is_dir() and p.name not in heldout)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--realworld", type=Path, default=DEFAULT_REALWORLD)
+    parser.add_argument("--corpus", choices=("evalset", "realworld"), default="evalset")
+    parser.add_argument("--part", choices=("dev", "heldout", "all"), default="dev")
+    parser.add_argument("--shared", type=Path, default=SHARED, help="the folder holding the corpora")
+    parser.add_argument("--judgements", type=Path, help="read judgements from this folder instead")
     parser.add_argument("--check", action="append", default=[], help="only these checks (repeatable)")
     parser.add_argument("--unjudged", action="store_true", help="print findings without a judgement")
     args = parser.parse_args(argv)
-    if not args.realworld.is_dir():
-        print(f"{args.realworld} is absent: the real-world manifests are needed", file=sys.stderr)
+    chosen = corpus(args.corpus, args.shared)
+    if not chosen.files.is_dir():
+        print(f"{chosen.files} is absent: the {chosen.name} manifests are needed", file=sys.stderr)
         return 2
-    judgements = load_judgements()
+    judgements = load_judgements(args.judgements or chosen.judgements)
     if args.check:
         judgements = {check: data for check, data in judgements.items() if check in args.check}
-    failures = scan_failures(args.realworld.resolve())
+    parts = PARTS if args.part == "all" else (args.part,)
+    failures = scan_failures(chosen.files.resolve(), _repositories(chosen, args.part))
+    if args.check:
+        failures = tuple(f for f in failures if f.check in args.check)
+    evaluation = evaluate(failures, judgements, chosen.heldout(), chosen.every_fail_judged, parts)
     if args.unjudged:
-        for failure in failures:
-            if args.check and failure.check not in args.check:
-                continue
-            judged = judgements.get(failure.check, {}).get("findings") or []
-            if not any((e["file"], e["object"]) == (failure.file, failure.object) for e in judged):  # type: ignore[index]
-                print(f"# {failure.check}\n- file: {failure.file}\n  object: {failure.object}")
-                print("  verdict:\n  reason:")
+        for failure in evaluation.unjudged:
+            print(f"# {failure.check}\n- file: {failure.file}\n  object: {failure.object}")
+            print("  verdict:\n  reason:")
         return 0
-    evaluation = evaluate(failures, judgements, heldout_repositories())
-    for part in ("dev", "heldout"):
+    for part in parts:
         print("\n".join(table(evaluation, part)), end="\n\n")
     for failure in evaluation.unjudged:
         print(f"unjudged: {failure.check} {failure.file} {failure.object}")
     for check, file, obj in evaluation.stale:
-        print(f"stale judgement (no such finding): {check} {file} {obj}")
-    return 1 if evaluation.unjudged or evaluation.stale else 0
+        print(f"{'retired' if chosen.every_fail_judged else 'stale'} judgement: {check} {file} {obj}")
+    broken = evaluation.unjudged or (evaluation.stale and not chosen.every_fail_judged)
+    return 1 if broken else 0
 
 
 if __name__ == "__main__":

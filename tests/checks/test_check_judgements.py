@@ -1,8 +1,9 @@
-"""The judged real-world findings stay in step with what the checks report.
+"""The judged findings on real manifests stay in step with what the checks report.
 
-A check with a judgement file in bench/check_eval/judgements must have every failing finding on the
-real-world manifests judged, and no judgement may point at a finding that is no longer reported: a
-change in what a check says on real input is looked at again by a person.
+Evalset (../shared/evalset): every failing finding of every check must be judged, so a new check or a
+new kind of finding is read by a person before it counts. Realworld (../shared/realworld): a check with
+a judgement file must have every failing finding judged, and no judgement may point at a finding that
+is no longer reported.
 """
 
 from __future__ import annotations
@@ -18,26 +19,37 @@ sys.path.insert(0, str(BENCH))
 import eval_checks  # noqa: E402
 
 
-def _realworld(shared_dir: Path) -> Path:
-    folder = shared_dir / "realworld"
-    if not folder.is_dir():
-        pytest.skip("../shared/realworld is absent: the real-world manifests are not in this checkout")
-    return folder.resolve()
+def _corpus(shared_dir: Path, name: str) -> eval_checks.Corpus:
+    chosen = eval_checks.corpus(name, shared_dir)
+    if not chosen.files.is_dir():
+        pytest.skip(f"../shared/{name} is absent: its manifests are not in this checkout")
+    return chosen
 
 
-def test_split_names_real_repositories(shared_dir: Path) -> None:
-    repositories = {path.name for path in _realworld(shared_dir).iterdir() if path.is_dir()}
-    heldout = eval_checks.heldout_repositories()
-    assert heldout <= repositories
-    assert len(heldout) >= 0.3 * len(repositories)
+def test_realworld_split_names_real_repositories(shared_dir: Path) -> None:
+    chosen = _corpus(shared_dir, "realworld")
+    repositories = {path.name for path in chosen.files.iterdir() if path.is_dir()}
+    assert chosen.heldout() <= repositories
+    assert len(chosen.heldout()) >= 0.3 * len(repositories)
 
 
-def test_every_judged_check_has_all_its_findings_judged(shared_dir: Path) -> None:
-    judgements = eval_checks.load_judgements()
-    failures = eval_checks.scan_failures(_realworld(shared_dir))
-    evaluation = eval_checks.evaluate(failures, judgements, eval_checks.heldout_repositories())
+def test_realworld_judged_checks_have_all_their_findings_judged(shared_dir: Path) -> None:
+    chosen = _corpus(shared_dir, "realworld")
+    judgements = eval_checks.load_judgements(chosen.judgements)
+    failures = eval_checks.scan_failures(chosen.files.resolve())
+    evaluation = eval_checks.evaluate(failures, judgements, chosen.heldout())
     assert [(f.check, f.file, f.object) for f in evaluation.unjudged] == []
     assert evaluation.stale == []
+
+
+def test_evalset_every_dev_fail_is_judged(shared_dir: Path) -> None:
+    chosen = _corpus(shared_dir, "evalset")
+    judgements = eval_checks.load_judgements(chosen.judgements)
+    dev = chosen.dev()
+    assert dev is not None and not dev & chosen.heldout()
+    failures = eval_checks.scan_failures(chosen.files.resolve(), dev)
+    evaluation = eval_checks.evaluate(failures, judgements, chosen.heldout(), True, ("dev",))
+    assert [(f.check, f.file, f.object) for f in evaluation.unjudged] == []
 
 
 def test_judgement_files_are_checked_for_shape(tmp_path: Path) -> None:
@@ -47,6 +59,12 @@ def test_judgement_files_are_checked_for_shape(tmp_path: Path) -> None:
     )
     with pytest.raises(SystemExit, match="verdict must be one of"):
         eval_checks.load_judgements(tmp_path)
+
+
+def test_a_fail_of_a_check_without_judgements_is_unjudged_on_the_evalset() -> None:
+    failures = (eval_checks.FoundFailure("new-check", "dev/a.yaml", "Pod/a"),)
+    assert eval_checks.evaluate(failures, {}, frozenset()).unjudged == []
+    assert eval_checks.evaluate(failures, {}, frozenset(), every_fail_judged=True).unjudged == list(failures)
 
 
 def test_precision_and_recall_count_what_they_say() -> None:
