@@ -130,27 +130,60 @@ def scan_failures(root: Path, repositories: frozenset[str] | None = None) -> tup
     return tuple(sorted(set(found), key=lambda f: (f.check, f.file, f.object)))
 
 
+def _checked_entries(path: Path, data: dict[str, object], check: str | None) -> dict[str, dict[str, list]]:
+    """The findings and misses of one file, grouped by check and checked for shape."""
+    grouped: dict[str, dict[str, list]] = defaultdict(lambda: {"findings": [], "misses": []})
+    for section in ("findings", "misses"):
+        for entry in data.get(section) or []:  # type: ignore[attr-defined]
+            name = check or entry.get("check")
+            where = f"{path}: {entry.get('file')} {entry.get('object')}"
+            if not name:
+                raise SystemExit(f"{where}: each entry of a repository file names its check")
+            if not entry.get("file") or not str(entry.get("reason", "")).strip():
+                raise SystemExit(f"{where}: a file and a reason are required")
+            if section == "findings" and entry.get("verdict") not in VERDICTS:
+                raise SystemExit(f"{where}: verdict must be one of {VERDICTS}, with a reason")
+            grouped[str(name)][section].append(entry)
+    return grouped
+
+
 def load_judgements(folder: Path) -> dict[str, dict[str, object]]:
-    """check id -> its judgement file, checked for shape (a slip in one must not skew the figures)."""
+    """check id -> its findings and misses, checked for shape (a slip in one must not skew the figures).
+
+    A file is either one check's judgements (`check: ID`, the realworld layout) or one repository's
+    (`repository: NAME`, each entry naming its check, the evalset layout: a judge reads a repository's
+    files in their context and judges every check's findings there).
+    """
     judgements: dict[str, dict[str, object]] = {}
+    seen: set[tuple[str, str, str]] = set()
     for path in sorted(folder.glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        if data.get("check") != path.stem:
-            raise SystemExit(f"{path}: 'check' must be {path.stem!r}")
-        seen: set[tuple[str, str]] = set()
-        for entry in data.get("findings") or []:
-            if entry.get("verdict") not in VERDICTS or not str(entry.get("reason", "")).strip():
-                raise SystemExit(
-                    f"{path}: {entry.get('object')}: verdict must be one of {VERDICTS}, with a reason"
-                )
-            key = (str(entry.get("file")), str(entry.get("object")))
-            if key in seen:
-                raise SystemExit(f"{path}: {key[0]} {key[1]} is judged twice")
-            seen.add(key)
-        for entry in data.get("misses") or []:
-            if not str(entry.get("reason", "")).strip() or not entry.get("file"):
-                raise SystemExit(f"{path}: miss {entry.get('object')}: a file and a reason are required")
-        judgements[path.stem] = data
+        if "check" in data:
+            if data["check"] != path.stem:
+                raise SystemExit(f"{path}: 'check' must be {path.stem!r}")
+            grouped = _checked_entries(path, data, str(data["check"]))
+        elif "repository" in data:
+            if data["repository"] != path.stem:
+                raise SystemExit(f"{path}: 'repository' must be {path.stem!r}")
+            grouped = _checked_entries(path, data, None)
+            for entries in grouped.values():
+                for entry in entries["findings"] + entries["misses"]:
+                    if not str(entry["file"]).startswith(f"{path.stem}/"):
+                        raise SystemExit(f"{path}: {entry['file']} is not a file of {path.stem}")
+        else:
+            raise SystemExit(f"{path}: a judgement file starts with 'check:' or 'repository:'")
+        for check, entries in grouped.items():
+            merged = judgements.setdefault(check, {"check": check, "findings": [], "misses": []})
+            for key in ("tuned_on_all", "misses_judged"):
+                if key in data and "check" in data:
+                    merged[key] = data[key]
+            for entry in entries["findings"]:
+                identity = (check, str(entry["file"]), str(entry["object"]))
+                if identity in seen:
+                    raise SystemExit(f"{path}: {identity[1]} {identity[2]} is judged twice for {check}")
+                seen.add(identity)
+            merged["findings"] += entries["findings"]  # type: ignore[operator]
+            merged["misses"] += entries["misses"]  # type: ignore[operator]
     return judgements
 
 
