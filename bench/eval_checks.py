@@ -301,6 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shared", type=Path, default=SHARED, help="the folder holding the corpora")
     parser.add_argument("--judgements", type=Path, help="read judgements from this folder instead")
     parser.add_argument("--check", action="append", default=[], help="only these checks (repeatable)")
+    parser.add_argument("--repository", action="append", default=[], help="only these repositories")
     parser.add_argument("--unjudged", action="store_true", help="print findings without a judgement")
     args = parser.parse_args(argv)
     chosen = corpus(args.corpus, args.shared)
@@ -311,13 +312,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         judgements = {check: data for check, data in judgements.items() if check in args.check}
     parts = PARTS if args.part == "all" else (args.part,)
-    failures = scan_failures(chosen.files.resolve(), _repositories(chosen, args.part))
+    repositories = _repositories(chosen, args.part)
+    if args.repository:
+        outside = set(args.repository) - (repositories if repositories is not None else set(args.repository))
+        if outside:
+            raise SystemExit(f"not in the {args.part} part: {', '.join(sorted(outside))}")
+        repositories = frozenset(args.repository)
+    failures = scan_failures(chosen.files.resolve(), repositories)
     if args.check:
         failures = tuple(f for f in failures if f.check in args.check)
     evaluation = evaluate(failures, judgements, chosen.heldout(), chosen.every_fail_judged, parts)
     if args.unjudged:
         for failure in evaluation.unjudged:
-            print(f"# {failure.check}\n- file: {failure.file}\n  object: {failure.object}")
+            print(f"- check: {failure.check}\n  file: {failure.file}\n  object: {failure.object}")
             print("  verdict:\n  reason:")
         return 0
     for part in parts:
