@@ -266,6 +266,19 @@ class ErrorSignature(_Strict):
     note: Bilingual | None = None
 
 
+class Scope(StrEnum):
+    """What kind of incident a record is (docs/knowledge.md draws the line).
+
+    ai-infra: a failure of the infrastructure that trains or serves models (accelerators, interconnect,
+    storage and data paths for training, schedulers and orchestration of AI jobs, serving capacity and
+    routing, drivers and firmware). platform: a Kubernetes or cloud control-plane incident that a cluster
+    checker learns from, outside AI workloads.
+    """
+
+    ai_infra = "ai-infra"
+    platform = "platform"
+
+
 class Incident(_Strict):
     id: Slug
     former_ids: list[Slug] = Field(
@@ -277,6 +290,9 @@ class Incident(_Strict):
     date: dt.date
     end_date: dt.date | None = None
     organization: Slug = Field(description="An organisation id from organizations.yaml.")
+    scope: Scope | None = Field(
+        default=None, description="ai-infra or platform; see docs/knowledge.md for where the line runs."
+    )
     environment: Environment = Field(default_factory=Environment)
     sources: list[Source] = Field(min_length=1)
     sections: Sections
