@@ -207,8 +207,17 @@ def evaluate(
     heldout: frozenset[str],
     every_fail_judged: bool = False,
     parts: tuple[str, ...] = PARTS,
+    repositories: frozenset[str] | None = None,
 ) -> Evaluation:
-    """Tallies per (check, part). With `every_fail_judged`, a fail of a check with no file is unjudged."""
+    """Tallies per (check, part). With `every_fail_judged`, a fail of a check with no file is unjudged.
+
+    `repositories` limits misses and retired judgements to those repositories (the failures passed in
+    are already limited to what was scanned).
+    """
+
+    def counted(file: str) -> bool:
+        return repositories is None or file.split("/", 1)[0] in repositories
+
     tallies: dict[tuple[str, str], Tally] = defaultdict(Tally)
     verdicts = {
         (check, str(entry["file"]), str(entry["object"])): str(entry["verdict"])
@@ -240,10 +249,12 @@ def evaluate(
                     tally.misses_judged = False
         for entry in data.get("misses") or []:  # type: ignore[union-attr]
             part = _part(data, str(entry["file"]).split("/", 1)[0], heldout)
-            if part in parts:
+            if part in parts and counted(str(entry["file"])):
                 tallies[(check, part)].counts["miss"] += 1
     stale = sorted(
-        key for key in verdicts if key not in seen and _part({}, key[1].split("/", 1)[0], heldout) in parts
+        key
+        for key in verdicts
+        if key not in seen and _part({}, key[1].split("/", 1)[0], heldout) in parts and counted(key[1])
     )
     return Evaluation(dict(tallies), unjudged, stale)
 
@@ -321,7 +332,9 @@ def main(argv: list[str] | None = None) -> int:
     failures = scan_failures(chosen.files.resolve(), repositories)
     if args.check:
         failures = tuple(f for f in failures if f.check in args.check)
-    evaluation = evaluate(failures, judgements, chosen.heldout(), chosen.every_fail_judged, parts)
+    evaluation = evaluate(
+        failures, judgements, chosen.heldout(), chosen.every_fail_judged, parts, repositories
+    )
     if args.unjudged:
         for failure in evaluation.unjudged:
             print(f"- check: {failure.check}\n  file: {failure.file}\n  object: {failure.object}")
