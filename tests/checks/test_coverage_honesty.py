@@ -14,10 +14,10 @@ from check_fixture_loader import fixture_paths, load_fixture
 from coverage_walk import walk_fixture
 
 from kubegap.checker import runner
-from kubegap.checker.extract import WORKLOAD_KINDS
 from kubegap.checker.finding import Finding
 from kubegap.checker.registry import all_checks, get_check
 from kubegap.checker.snapshot import KindCoverage, Snapshot
+from kubegap.checker.workload import WORKLOAD_KINDS
 
 # Checks whose shared extractor lists every workload kind, after which the check keeps only the kinds
 # it declares (serving Deployments and StatefulSets; diagnostic Jobs, CronJobs and DaemonSets): those

@@ -7,11 +7,11 @@ from typing import Any
 
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, text, workload_verdicts
-from kubegap.checker.extract import WORKLOAD_KINDS, dig, items
-from kubegap.checker.extract.workloads import Workload
+from kubegap.checker.checks._common import role_workloads, text, workload_failed, workload_verdicts
+from kubegap.checker.extract import dig, items
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import WORKLOAD_KINDS, Role, Workload
 
 KUBEFLOW = (
     "kubeflow.org/PyTorchJob",
@@ -61,6 +61,7 @@ CHECK = CheckMeta(
         "https://kubernetes.io/docs/concepts/workloads/controllers/job/#job-termination-and-cleanup",
         "https://nvidia.github.io/OSMO/main/user_guide/troubleshooting/nccl.html",
     ),
+    roles=(Role.multi_node_training, Role.batch),
 )
 
 
@@ -80,13 +81,12 @@ def deadline(workload: Workload) -> Any:
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = [
-        w for w in gpu_workloads(snapshot, training_only=True, distributed_only=True) if w.kind_key in JUDGED
-    ]
+    selection = role_workloads(CHECK, snapshot, kinds=JUDGED)
+    chosen = [w for w in selection.chosen if w.distributed]
     problems = [
-        failed(
+        workload_failed(
             CHECK,
-            workload.owner,
+            workload,
             message(
                 "파드 {pods}개짜리 GPU 잡에 activeDeadlineSeconds가 없습니다",
                 "{pods}-pod GPU job has no activeDeadlineSeconds",
@@ -98,4 +98,6 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         if deadline(workload) is None
     ]
     subject = text("여러 노드 GPU 잡", "multi-node GPU jobs")
-    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), subject)
+    yield from workload_verdicts(
+        CHECK, snapshot, problems, len(chosen), subject, undecided=selection.undecided
+    )
