@@ -82,4 +82,7 @@ def test_every_kind_a_check_reads_is_declared(path: Path) -> None:
     recording = _Recording(objects=loaded.objects, coverage=loaded.coverage, mode=loaded.mode)
     list(check.run(recording))
     undeclared = recording.asked - {*check.meta.needs, *check.meta.optional}
-    assert not undeclared - _EXTRACTOR_READS.get(check.id, set()), sorted(undeclared)
+    # The workload model also searches the kinds no extractor knows for pod templates by shape; it only
+    # looks at kinds already in the snapshot (read), so such a read cannot hide an unread kind.
+    by_shape = {key for key in loaded.objects if "/" in key and key not in WORKLOAD_KINDS}
+    assert not undeclared - _EXTRACTOR_READS.get(check.id, set()) - by_shape, sorted(undeclared)

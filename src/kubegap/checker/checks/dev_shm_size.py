@@ -13,6 +13,7 @@ from kubegap.checker.checks._common import (
     workload_verdicts,
 )
 from kubegap.checker.extract import shm_size_bytes
+from kubegap.checker.extract.podspec import tpu_only
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
 from kubegap.checker.workload import WORKLOAD_KINDS, Role, uses_gloo, uses_nccl_tests
@@ -103,6 +104,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 template.gpus == 0
                 or (template.gpus < 2 and not workload.distributed)
                 or template.spec.get("hostIPC") is True
+                or tpu_only(template.spec)
             ):
                 continue
             size = shm_size_bytes(template.spec)

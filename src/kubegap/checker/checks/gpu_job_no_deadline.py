@@ -44,10 +44,12 @@ CHECK = CheckMeta(
         "run time, and add a progress (step) watchdog too.",
     ),
     decides=text(
-        "여러 노드에 걸친 GPU 학습 워크로드(Job, CronJob, JobSet, Kubeflow 작업, RayJob)에 종류별 "
-        "activeDeadlineSeconds가 없으면 실패입니다.",
-        "Fails a multi-node GPU training workload (Job, CronJob, JobSet, Kubeflow job, RayJob) that has no "
-        "activeDeadlineSeconds in the field its kind uses.",
+        "여러 노드에 걸친 GPU 워크로드(Job, CronJob, JobSet, Kubeflow 작업, RayJob) 가운데 역할이 여러 "
+        "노드 학습, 배치, 벤치마크인 것에 종류별 activeDeadlineSeconds가 없으면 실패입니다. 서빙과 스모크 "
+        "테스트는 뺍니다.",
+        "Fails a multi-node GPU workload (Job, CronJob, JobSet, Kubeflow job, RayJob) whose role is "
+        "multi-node training, batch or benchmark when it has no activeDeadlineSeconds in the field its kind "
+        "uses. Serving and smoke tests are left out.",
     ),
     incidents=(
         "goodfire-2026-zombie-slurm-jobs-128-h100",
@@ -61,7 +63,7 @@ CHECK = CheckMeta(
         "https://kubernetes.io/docs/concepts/workloads/controllers/job/#job-termination-and-cleanup",
         "https://nvidia.github.io/OSMO/main/user_guide/troubleshooting/nccl.html",
     ),
-    roles=(Role.multi_node_training, Role.batch),
+    roles=(Role.multi_node_training, Role.batch, Role.benchmark),
 )
 
 

@@ -9,7 +9,7 @@ from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import judge_user_templates, text
 from kubegap.checker.extract import containers, dig, items, mapping
-from kubegap.checker.extract.podspec import container_requests_gpu, mounts, volumes
+from kubegap.checker.extract.podspec import container_requests_gpu, mounts, tpu_only, volumes
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
 from kubegap.checker.workload import USER_ROLES, WORKLOAD_KINDS, PodTemplate, Workload
@@ -90,7 +90,9 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
 def _judge(workload: Workload, template: PodTemplate) -> tuple[Message, dict[str, Any]] | None:
     targets_gpu_nodes = workload.kind_key != "apps/DaemonSet" and _targets_gpu_nodes(template.spec)
     said = _problem(template.spec, targets_gpu_nodes, template.group)
-    return None if said is None else (said, {"role": template.group})
+    if tpu_only(template.spec):  # TPU pods are driven by libtpu and were run privileged on GKE
+        return None
+    return None if said is None else (said, {"group": template.group})
 
 
 def _problem(spec: dict[str, Any], targets_gpu_nodes: bool, role: str) -> Message | None:

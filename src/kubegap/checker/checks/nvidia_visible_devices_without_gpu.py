@@ -90,8 +90,8 @@ def _judge(workload: Workload, template: PodTemplate) -> tuple[Message, dict[str
         name, count = widened
         group = f" ({template.group})" if template.group else ""
         said = message(
-            "컨테이너 {container}{group}은 GPU {count}개를 요청하면서 NVIDIA_VISIBLE_DEVICES=all을 적어, "
-            "장치 목록을 env로 넘기는 설정에서는 노드의 GPU를 모두 봅니다",
+            "컨테이너 {container}{group}: GPU {count}개를 요청하면서 NVIDIA_VISIBLE_DEVICES=all을 적어, "
+            "장치 목록을 환경 변수로 넘기는 설정에서는 노드의 GPU를 모두 봅니다",
             "container {container}{group} requests {count} GPU(s) but sets NVIDIA_VISIBLE_DEVICES=all: where "
             "the device list travels by env, it sees every GPU of the node",
             container=name,

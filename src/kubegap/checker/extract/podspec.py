@@ -178,3 +178,20 @@ def _shares_gpu(name: str) -> bool:
     """A sharing scheduler's GPU resource (HAMi `nvidia.com/gpumem`, Aliyun `aliyun.com/gpu-mem`...)."""
     words = name.lower().replace("-", "/").replace(".", "/").replace("_", "/").split("/")
     return any(word.startswith(("gpu", "vgpu", "neuron")) for word in words)
+
+
+# TPUs are driven by their runtime (libtpu), not by NCCL, and GKE ran TPU pods privileged: checks about
+# NCCL shared memory or GPU isolation through the device plugin do not apply to them.
+TPU_RESOURCES = frozenset({"google.com/tpu"})
+
+
+def tpu_only(spec: dict[str, Any]) -> bool:
+    """The pod's app containers ask for TPUs and for no other accelerator."""
+    asked = {
+        str(name).lower()
+        for container in containers(spec, include_init=False)
+        for section in ("limits", "requests")
+        for name in mapping(mapping(container.get("resources")).get(section))
+        if is_gpu_resource(str(name))
+    }
+    return bool(asked) and asked <= TPU_RESOURCES

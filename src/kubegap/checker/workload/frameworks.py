@@ -2,7 +2,9 @@
 
 `gloo` in a name or a comment does not make a job use gloo; `--backend gloo` or `DIST_BACKEND=gloo`
 does. PyTorch over NCCL is a PyTorch launcher (torchrun, deepspeed, accelerate, `python -m
-torch.distributed.run`), a PyTorch training kind, or a NCCL/PyTorch variable set for the GPU pods.
+torch.distributed.run`), a PyTorch-only training kind (PyTorchJob, HyperPod), or a TORCH_NCCL_ variable
+set for the GPU pods. A TrainJob or runtime runs whatever its image runs (MPI, JAX, LAMMPS), so its kind
+alone is not evidence.
 """
 
 from __future__ import annotations
@@ -33,9 +35,6 @@ _PYTORCH_MODULES = ("torch.distributed.run", "torch.distributed.launch", "deepsp
 _PYTORCH_KINDS = frozenset(
     {
         "kubeflow.org/PyTorchJob",
-        "trainer.kubeflow.org/TrainJob",
-        "trainer.kubeflow.org/TrainingRuntime",
-        "trainer.kubeflow.org/ClusterTrainingRuntime",
         "sagemaker.amazonaws.com/HyperPodPyTorchJob",
     }
 )
