@@ -163,6 +163,11 @@ def _accelerator_placeholders(group: str, spec: dict[str, Any], reader: Reader) 
                     )
 
 
+def _prefix(template: PodTemplate) -> str:
+    """The start of the unrendered-field paths `_accelerator_placeholders` notes for this template."""
+    return f"{template.group}.containers[" if template.group else "containers["
+
+
 def _owned_by_extracted_kind(obj: KubeObject) -> bool:
     owner = controller_owner(obj)
     return owner is not None and str(owner.get("kind")) in _OWNER_KINDS
@@ -246,7 +251,12 @@ def workload_of(key: str, obj: KubeObject) -> Workload | None:
         commands=workload.commands,
         env=workload.env(gpu_only=False),
         gpus=max((template.gpus for template in templates), default=0),
-        gpu_pods=sum(template.replicas for template in templates if template.gpus > 0),
+        # A template whose accelerator count is templated may well be a GPU pod: classify it as one.
+        gpu_pods=sum(
+            template.replicas
+            for template in templates
+            if template.gpus > 0 or any(path.startswith(_prefix(template)) for path in reader.unrendered)
+        ),
         distributed=distributed,
         listens=any(_listens(template.spec) for template in templates),
         agent=_agent(obj, templates),

@@ -151,6 +151,9 @@ def _smoke(facts: Facts) -> str:
 def _notebook(facts: Facts) -> str:
     if facts.kind_key == "kubeflow.org/Notebook":
         return "kind Notebook"
+    programs = [program for program in _programs(facts) if program]
+    if programs and all(program in _WAITS for program in programs) and "sleep" in programs:
+        return "only sleeps (a pod to exec into)"
     if program := next((p for p in _programs(facts) if first_phrase(tokens(p), _NOTEBOOK)), ""):
         return f"runs {program}"
     for words in _image_words(facts):
@@ -183,7 +186,20 @@ def _serving(facts: Facts) -> str:
     return ""
 
 
+def _inline_training(facts: Facts) -> bool:
+    """`python -c` with a training loop in the string: it calls backward() or steps an optimizer."""
+    for commands in facts.commands:
+        for argv in commands.argvs:
+            if argv and argv[0].rsplit("/", 1)[-1].startswith("python") and "-c" in argv:
+                code = " ".join(argv[argv.index("-c") + 1 :])
+                if ".backward(" in code or "optimizer.step(" in code or "optim." in code:
+                    return True
+    return False
+
+
 def _training(facts: Facts) -> str:
+    if _inline_training(facts):
+        return "runs an inline Python training loop"
     programs = _programs(facts)
     if program := next((p for p in programs if p in _TRAINING_PROGRAMS), ""):
         return f"runs {program}"
