@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 _SPLIT = re.compile(r"[^a-z0-9]+")
 
 
+@lru_cache(maxsize=8192)
 def tokens(text: str) -> tuple[str, ...]:
+    """Lower-case words of a name, label or image path (cached: the same few strings recur per pod)."""
     return tuple(word for word in _SPLIT.split(text.lower()) if word)
 
 
@@ -36,9 +39,9 @@ def has_phrase(words: Sequence[str], phrase: str) -> bool:
     """The phrase's words appear consecutively in `words`."""
     wanted = tokens(phrase)
     size = len(wanted)
-    return size > 0 and any(
-        tuple(words[index : index + size]) == wanted for index in range(len(words) - size + 1)
-    )
+    if size == 0 or wanted[0] not in words:
+        return False
+    return any(tuple(words[index : index + size]) == wanted for index in range(len(words) - size + 1))
 
 
 def first_phrase(words: Sequence[str], phrases: Iterable[str]) -> str:
