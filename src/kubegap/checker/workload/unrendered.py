@@ -11,14 +11,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
+# Every pattern runs in linear time on hostile input (tests/checker/test_pattern_linear_time.py): no
+# unbounded run on both sides of a literal, no lazy `.*?` waiting for a closing brace.
 _PATTERNS = (
-    re.compile(r"\{\{.*?\}\}", re.DOTALL),  # Helm / Go templates
+    re.compile(r"\{\{"),  # Helm / Go templates: an opening {{ is enough
     re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_.:-]*\}"),  # ${VAR}, envsubst and Terraform
     re.compile(r"^\$[A-Za-z_][A-Za-z0-9_]*$"),  # a whole value that is $VAR
     re.compile(r"<[A-Za-z][A-Za-z0-9 _./-]*>"),  # <PLACEHOLDER>, <YOUR ACR>, <your-bucket>
-    re.compile(r"__[A-Z][A-Z0-9_]*__"),  # __NUM_NODES__
-    re.compile(r"(^|[^A-Za-z])[A-Z0-9_]*PLACEHOLDER[A-Z0-9_]*($|[^A-Za-z])", re.IGNORECASE),
-    re.compile(r"^\s*(CHANGE_?ME|REPLACE_?ME|TODO|TBD|FIXME)\s*$", re.IGNORECASE),
+    re.compile(r"__[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*__"),  # __NUM_NODES__
+    re.compile(r"placeholder", re.IGNORECASE),  # IMG_PLACEHOLDER, model-placeholder
+    re.compile(r"^\s*(?:CHANGE_?ME|REPLACE_?ME|TODO|TBD|FIXME)\s*$", re.IGNORECASE),
 )
 
 
