@@ -35,7 +35,7 @@ async def test_scan_files_manifests_summarises_first(client: Any) -> None:
     summary = result.structured_content
     assert summary["mode"] == "manifests"
     assert summary["scan_id"].startswith("scan-")
-    assert summary["counts"]["fail"] >= 5
+    assert summary["counts"]["fail"] >= 4  # kured, dev-shm-size, pod-failure-policy, nccl-watchdog
     assert summary["fail_by_severity"]["high"] >= 1
     assert summary["kubeconfig"] == "" and summary["context"] == ""
     failing = [check["id"] for check in summary["checks_needing_attention"] if check["status"] == "fail"]

@@ -7,10 +7,11 @@ from collections.abc import Iterator
 from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import crd_state, failed, not_applicable, passed, text, unknown
-from kubegap.checker.extract import container_env, containers, daemonsets, dig, items, mapping, strings
+from kubegap.checker.extract import container_env, containers, daemonsets, dig, items, mapping
 from kubegap.checker.extract.agents import DaemonSetView
 from kubegap.checker.finding import Finding, ObjectRef, Severity
 from kubegap.checker.snapshot import KubeObject, Snapshot
+from kubegap.checker.workload import commands_of
 
 # What the stock default-counters.csv and dcp-metrics-included.csv export (ECC double-bit is commented out).
 BUILT_IN_COUNTERS = frozenset(
@@ -100,14 +101,9 @@ def _configmap_counters(
 def _collectors_path(exporter: DaemonSetView) -> tuple[str, str]:
     """The exporter's counters file path and the 'namespace:name' of a ConfigMap it reads via the API."""
     for container in containers(exporter.spec, include_init=False):
-        env = container_env(container)
-        words = strings(container.get("args")) + strings(container.get("command"))
-        path = env.get("DCGM_EXPORTER_COLLECTORS", "")
-        for index, word in enumerate(words):
-            if word in ("-f", "--collectors") and index + 1 < len(words):
-                path = words[index + 1]
-            elif word.startswith("--collectors="):
-                path = word.split("=", 1)[1]
+        commands = commands_of(container)  # `sh -c "dcgm-exporter -f …"` is split like a shell would
+        env = {**container_env(container), **commands.exported}
+        path = commands.flag("-f", "--collectors") or env.get("DCGM_EXPORTER_COLLECTORS", "")
         if path or env.get("DCGM_EXPORTER_CONFIGMAP_DATA"):
             return path, env.get("DCGM_EXPORTER_CONFIGMAP_DATA", "")
     return "", ""

@@ -6,11 +6,12 @@ from collections.abc import Iterator
 
 from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, text, workload_verdicts
-from kubegap.checker.extract import WORKLOAD_KINDS, quantity
+from kubegap.checker.checks._common import role_workloads, text, workload_failed, workload_verdicts
+from kubegap.checker.extract import quantity
 from kubegap.checker.extract.podspec import memory_shm_volume, pod_memory_limit
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import USER_ROLES, WORKLOAD_KINDS
 
 GIB = 1024**3
 
@@ -67,11 +68,13 @@ CHECK = CheckMeta(
         "https://kubernetes.io/docs/concepts/storage/volumes/#emptydir",
         "https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/volume/#local-temporary-directory",
     ),
+    roles=USER_ROLES,
 )
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = gpu_workloads(snapshot)
+    selection = role_workloads(CHECK, snapshot)
+    chosen = selection.chosen
     problems = []
     examined = 0
     for workload in chosen:
@@ -82,14 +85,14 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             examined += 1
             size_limit = quantity(volume.get("sizeLimit"))
             memory_limit = pod_memory_limit(template.spec)
-            said = _problem(template.role, size_limit, memory_limit)
+            said = _problem(template.group, size_limit, memory_limit)
             if said is not None:
                 evidence = {
-                    "role": template.role,
+                    "group": template.group,
                     "sizeLimit": volume.get("sizeLimit"),
                     "gpus": template.gpus,
                 }
-                problems.append(failed(CHECK, workload.owner, said, evidence))
+                problems.append(workload_failed(CHECK, workload, said, evidence))
                 break
     yield from workload_verdicts(
         CHECK,
@@ -98,6 +101,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         examined,
         text("메모리 /dev/shm을 쓰는 GPU 파드 템플릿", "GPU pod templates with a memory /dev/shm"),
         kinds=WORKLOAD_KINDS,
+        undecided=selection.undecided,
     )
 
 

@@ -7,10 +7,11 @@ from collections.abc import Iterator
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import GPU_NODE_NOTE, failed, not_applicable, passed, text
-from kubegap.checker.extract import containers, daemonsets, gpu_nodes, strings, templates
+from kubegap.checker.extract import containers, daemonsets, gpu_nodes, strings
 from kubegap.checker.extract.conditions import HEALTH_LABELS
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import templates
 
 MARKERS = (
     "dcgmi diag",

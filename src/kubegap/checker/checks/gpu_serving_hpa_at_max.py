@@ -6,10 +6,11 @@ from collections.abc import Iterator
 
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, text, workload_verdicts
-from kubegap.checker.extract import WORKLOAD_KINDS, dig, integer, items
+from kubegap.checker.checks._common import role_workloads, text, workload_failed, workload_verdicts
+from kubegap.checker.extract import dig, integer, items
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import WORKLOAD_KINDS, Role
 
 HPA = "autoscaling/HorizontalPodAutoscaler"
 SERVING_KINDS = ("apps/Deployment", "apps/StatefulSet")
@@ -54,6 +55,7 @@ CHECK = CheckMeta(
         "https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/",
         "https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/horizontal-pod-autoscaler-v2/",
     ),
+    roles=(Role.serving,),
 )
 
 
@@ -81,7 +83,7 @@ def _problem(hpa: dict[str, object]) -> tuple[str, int, int] | None:
 def run(snapshot: Snapshot) -> Iterator[Finding]:
     serving = {
         (w.owner.namespace, w.kind_key.rsplit("/", 1)[-1], w.owner.name): w
-        for w in gpu_workloads(snapshot)
+        for w in role_workloads(CHECK, snapshot).chosen
         if w.kind_key in SERVING_KINDS
     }
     judged = 0
@@ -113,6 +115,6 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 maximum=maximum,
             )
         )
-        problems.append(failed(CHECK, workload.owner, said, {"current": current, "maxReplicas": maximum}))
+        problems.append(workload_failed(CHECK, workload, said, {"current": current, "maxReplicas": maximum}))
     subject = text("GPU 서빙 워크로드의 HPA", "HPAs of GPU serving workloads")
     yield from workload_verdicts(CHECK, snapshot, problems, judged, subject, (HPA, *SERVING_KINDS))

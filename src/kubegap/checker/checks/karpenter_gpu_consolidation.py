@@ -11,16 +11,17 @@ from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import (
     crd_state,
     failed,
-    gpu_workloads,
     not_applicable,
     passed,
+    role_workloads,
     text,
     unknown,
 )
-from kubegap.checker.extract import WORKLOAD_KINDS, dig, items, mapping, ref, strings
+from kubegap.checker.extract import dig, items, mapping, ref, strings
 from kubegap.checker.extract.podspec import gpus_requested, is_gpu_resource
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import TRAINING, WORKLOAD_KINDS
 
 NODEPOOL = "karpenter.sh/NodePool"
 UNDERUTILIZED = frozenset({"WhenEmptyOrUnderutilized", "WhenUnderutilized"})  # v1, v1beta1
@@ -83,6 +84,7 @@ CHECK = CheckMeta(
         "https://karpenter.sh/docs/concepts/disruption/",
         "https://docs.aws.amazon.com/eks/latest/best-practices/aiml-compute.html",
     ),
+    roles=TRAINING,
 )
 
 
@@ -146,7 +148,7 @@ def _gap(pool: dict[str, Any]) -> Message | None:
 
 def _all_training_opted_out(snapshot: Snapshot) -> int:
     """How many GPU training workloads there are, when every one annotates its pods do-not-disrupt; else 0."""
-    training = gpu_workloads(snapshot, training_only=True)
+    training = role_workloads(CHECK, snapshot).chosen
     if all(_opted_out(workload.obj) for workload in training):
         return len(training)
     return 0

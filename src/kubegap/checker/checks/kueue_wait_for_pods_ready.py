@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import yaml
 
-from kubegap.bilingual import message
+from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import crd_state, failed, not_applicable, passed, text, unknown
 from kubegap.checker.extract import mapping, ref
@@ -101,4 +101,14 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             ),
         )
     else:
-        yield not_applicable(CHECK, message("Kueue가 설치되어 있지 않습니다", "Kueue is not installed"))
+        yield not_applicable(CHECK, _no_kueue(snapshot))
+
+
+def _no_kueue(snapshot: Snapshot) -> Message:
+    """A cluster without Kueue's objects has no Kueue; a set of files without them says nothing."""
+    if snapshot.mode == "manifests":
+        return message(
+            "이 매니페스트에는 Kueue 설정도 큐도 없습니다",
+            "no Kueue configuration or queues in these manifests",
+        )
+    return message("Kueue가 설치되어 있지 않습니다", "Kueue is not installed")

@@ -6,10 +6,10 @@ from collections.abc import Iterator
 
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, merged_env, text, workload_verdicts
-from kubegap.checker.extract import WORKLOAD_KINDS
+from kubegap.checker.checks._common import role_workloads, text, workload_failed, workload_verdicts
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import WORKLOAD_KINDS, Role
 
 CHECK = CheckMeta(
     id="nccl-async-error-handling",
@@ -50,6 +50,13 @@ CHECK = CheckMeta(
         "https://pytorch.org/docs/stable/torch_nccl_environment_variables.html",
         "https://github.com/pytorch/pytorch/issues/46874",
     ),
+    roles=(
+        Role.multi_node_training,
+        Role.single_node_training,
+        Role.serving,
+        Role.batch,
+        Role.other,
+    ),
 )
 
 
@@ -61,15 +68,16 @@ def setting(env: dict[str, str]) -> tuple[str, str] | None:
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = gpu_workloads(snapshot)
+    selection = role_workloads(CHECK, snapshot)
+    chosen = selection.chosen
     problems = []
     for workload in chosen:
-        found = setting(merged_env(workload))
+        found = setting(workload.env())
         if found and found[1].strip() == "0":
             problems.append(
-                failed(
+                workload_failed(
                     CHECK,
-                    workload.owner,
+                    workload,
                     message(
                         "{variable}=0: 죽은 랭크 하나가 나머지를 멈춘 채로 둡니다",
                         "{variable}=0: a dead rank leaves the others hanging",
@@ -79,5 +87,10 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 )
             )
     yield from workload_verdicts(
-        CHECK, snapshot, problems, len(chosen), text("GPU 워크로드", "GPU workloads")
+        CHECK,
+        snapshot,
+        problems,
+        len(chosen),
+        text("GPU 워크로드", "GPU workloads"),
+        undecided=selection.undecided,
     )

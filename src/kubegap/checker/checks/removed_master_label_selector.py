@@ -8,9 +8,10 @@ from typing import Any
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import failed, not_applicable, passed, text
-from kubegap.checker.extract import WORKLOAD_KINDS, dig, items, nodes, ref, templates
+from kubegap.checker.extract import dig, items, nodes, ref
 from kubegap.checker.finding import Finding, ObjectRef, Severity
 from kubegap.checker.snapshot import Coverage, Snapshot
+from kubegap.checker.workload import WORKLOAD_KINDS, templates
 
 LABEL = "node-role.kubernetes.io/master"
 # Judged when present in the input (snapshot or manifest files); not listed live until RBAC knows the kind.
