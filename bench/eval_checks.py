@@ -224,6 +224,13 @@ def evaluate(
         for check, data in judgements.items()
         for entry in data.get("findings") or []  # type: ignore[union-attr]
     }
+    # A miss names a real gap for one check on one object: once the check reports it, it is a tp.
+    missed = {
+        (check, str(entry["file"]), str(entry["object"]))
+        for check, data in judgements.items()
+        for entry in data.get("misses") or []  # type: ignore[union-attr]
+    }
+    found_misses = set()
     unjudged = []
     seen = set()
     for failure in failures:
@@ -237,6 +244,9 @@ def evaluate(
         seen.add(key)
         if key in verdicts:
             tallies[(failure.check, part)].counts[verdicts[key]] += 1
+        elif key in missed:
+            tallies[(failure.check, part)].counts["tp"] += 1
+            found_misses.add(key)
         else:
             unjudged.append(failure)
     for check, data in judgements.items():
@@ -249,6 +259,8 @@ def evaluate(
                     tally.misses_judged = False
         for entry in data.get("misses") or []:  # type: ignore[union-attr]
             part = _part(data, str(entry["file"]).split("/", 1)[0], heldout)
+            if (check, str(entry["file"]), str(entry["object"])) in found_misses:
+                continue
             if part in parts and counted(str(entry["file"])):
                 tallies[(check, part)].counts["miss"] += 1
     stale = sorted(
