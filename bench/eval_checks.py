@@ -163,13 +163,14 @@ def load_judgements(folder: Path) -> dict[str, dict[str, object]]:
                 raise SystemExit(f"{path}: 'check' must be {path.stem!r}")
             grouped = _checked_entries(path, data, str(data["check"]))
         elif "repository" in data:
-            if data["repository"] != path.stem:
-                raise SystemExit(f"{path}: 'repository' must be {path.stem!r}")
+            repository = path.stem.split("--", 1)[0]  # <repository>--<topic>.yaml adds to a repository
+            if data["repository"] != repository:
+                raise SystemExit(f"{path}: 'repository' must be {repository!r}")
             grouped = _checked_entries(path, data, None)
             for entries in grouped.values():
                 for entry in entries["findings"] + entries["misses"]:
-                    if not str(entry["file"]).startswith(f"{path.stem}/"):
-                        raise SystemExit(f"{path}: {entry['file']} is not a file of {path.stem}")
+                    if not str(entry["file"]).startswith(f"{repository}/"):
+                        raise SystemExit(f"{path}: {entry['file']} is not a file of {repository}")
         else:
             raise SystemExit(f"{path}: a judgement file starts with 'check:' or 'repository:'")
         for check, entries in grouped.items():
