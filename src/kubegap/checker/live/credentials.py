@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import os
 import stat
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -98,14 +99,16 @@ def _run(chosen: ChosenContext, spec: dict[str, Any], deadline: float | None) ->
 def _renewer(chosen: ChosenContext, spec: dict[str, Any], expires: float | None) -> Callable[[Any], None]:
     """A refresh hook for the client's configuration: a new exec token shortly before the old expires."""
     state = {"expires": expires}
+    lock = threading.Lock()  # requests on several threads renew once
 
     def renew(configuration: Any) -> None:
-        ends_at = state["expires"]
-        if ends_at is None or time.time() < ends_at - _REFRESH_EARLY:
-            return
-        credential = _run(chosen, spec, current_deadline())
-        state["expires"] = credential.expires
-        configuration.api_key["BearerToken"] = f"Bearer {credential.token}"
+        with lock:
+            ends_at = state["expires"]
+            if ends_at is None or time.time() < ends_at - _REFRESH_EARLY:
+                return
+            credential = _run(chosen, spec, current_deadline())
+            state["expires"] = credential.expires
+            configuration.api_key["BearerToken"] = f"Bearer {credential.token}"
 
     return renew
 

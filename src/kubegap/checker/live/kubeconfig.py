@@ -243,6 +243,13 @@ def choose_context(path: str, context: str | None) -> ChosenContext:
             chosen=repr(chosen[:80]),
             cluster=repr(cluster_name[:80]),
         )
+    if not str(cluster[0]["cluster"].get("server") or "").strip():  # the client would send to no host at all
+        raise problem(
+            path,
+            "클러스터 {cluster}에 server가 없습니다",
+            "cluster {cluster} has no server",
+            cluster=repr(cluster_name[:80]),
+        )
     user = Entry(user_name)
     if user_name:
         found_user = _first(merged["users"], user_name)
