@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 import yaml
 
+from kubegap.agents import mcp_kubeconfigs
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.finding import Finding, ObjectRef, Severity, Status
 from kubegap.checker.registry import CheckModule
@@ -295,7 +296,11 @@ async def test_no_mcp_tool_leaks(inputs: dict[str, Path], live: Path) -> None:
                 "get_findings", {"scan_id": scan_id, "check_id": PROBE_ID, "limit": 100}
             )
             outputs[f"get_findings {name} probe"] = _texts(probe)
-        cluster = await client.call_tool("scan_cluster", {"kubeconfig": str(live)})
+        mcp_kubeconfigs.allow([str(live)])  # as `kubegap mcp --kubeconfig LIVE` would
+        try:
+            cluster = await client.call_tool("scan_cluster", {"kubeconfig": str(live)})
+        finally:
+            mcp_kubeconfigs.allow([])
         outputs["scan_cluster"] = _texts(cluster)
         outputs["explain_check"] = _texts(await client.call_tool("explain_check", {"check_id": PROBE_ID}))
         for seed in PLANTED[:10]:

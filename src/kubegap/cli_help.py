@@ -95,7 +95,16 @@ _KO: dict[str, str] = {
     "knowledge validate --root": "지식 폴더(기본값: 패키지에 든 것).",
     "knowledge stats": "코퍼스가 다루는 범위: 연도, 원인 계열, 환경, 출처 종류, 발행처별 건수.",
     "knowledge stats --root": "지식 폴더(기본값: 패키지에 든 것).",
-    "mcp": "읽기 전용 MCP 서버를 표준 입출력(stdio)으로 실행합니다(Claude Code, Codex 등 MCP 호스트용).",
+    "mcp": (
+        "읽기 전용 MCP 서버를 표준 입출력(stdio)으로 실행합니다(Claude Code, Codex 등 MCP 호스트용). "
+        "도구 호출은 kubeconfig 파일을 고르지 못합니다: 서버는 사용자의 것($KUBECONFIG, 없으면 "
+        "~/.kube/config)이나 --kubeconfig로 준 파일만 읽습니다. 도구 호출이 무엇을 읽고 실행할 수 있는지는 "
+        "SECURITY.md에 있습니다."
+    ),
+    "mcp --kubeconfig": (
+        "$KUBECONFIG나 ~/.kube/config 대신 도구 호출이 쓸 kubeconfig(여러 번 지정 가능, 첫 번째가 기본값). "
+        "이 옵션이 없으면 도구 호출은 다른 kubeconfig를 고를 수 없습니다(SECURITY.md 참고)."
+    ),
     "rbac": "kubegap에 필요한 읽기 전용 ClusterRole을 출력합니다(`get`과 `list`만, Secret은 읽지 않음).",
     "scan": (
         "공개 사례 뒤에 있던 빈틈을 클러스터에서 찾습니다(라이브, --snapshot, --manifests, --demo).\n\n"
