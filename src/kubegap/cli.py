@@ -16,6 +16,7 @@ from kubegap import __version__
 from kubegap.cli_help import apply_language, walk
 from kubegap.cli_support import resolve_lang
 from kubegap.errors import KubegapError
+from kubegap.knowledge.citations import CHECK_CITATIONS, Citation
 from kubegap.text import LANGS, Lang, did_you_mean
 
 # name -> "module:attribute" of a click command or group
@@ -74,6 +75,15 @@ _help_lang: Lang | None = None
 )
 def cli(lang: str | None) -> None:
     """Learn from public AI-infrastructure outages; find the same gaps in your cluster, read-only."""
+    # `knowledge validate` cross-checks the checks' citations without the knowledge package importing
+    # the checker: the wiring hands it a way to list them.
+    click.get_current_context().meta[CHECK_CITATIONS] = _check_citations
+
+
+def _check_citations() -> list[Citation]:
+    from kubegap.checker.grounding import check_citations
+
+    return check_citations()
 
 
 def _argv_lang(argv: list[str]) -> Lang:

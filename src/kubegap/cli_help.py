@@ -69,7 +69,7 @@ _KO: dict[str, str] = {
     "exporter --demo": "내장 예제 클러스터를 내보냅니다(대시보드를 시험할 때).",
     "facets": "모든 패싯과 그 용어(하위 용어는 상위 아래에), 용어마다 사례 수를 보여 줍니다.",
     "incidents": "사례 라이브러리를 둘러보고 검색합니다.",
-    "incidents list": "패싯과 조직(서로 다른 패싯은 AND), 날짜로 거르고 문구로 검색한 사례 목록.",
+    "incidents list": "패싯, 조직, 범위(서로 다른 패싯은 AND)와 날짜로 거르고 문구로 검색한 사례 목록.",
     "incidents list --query": "검색어: 한국어, 영어, 또는 붙여 넣은 로그 한 줄.",
     "incidents list --cause": "원인 용어 ID(여러 번 지정 가능, 같은 패싯 안에서는 OR).",
     "incidents list --component": "구성 요소 용어 ID(여러 번 지정 가능).",
@@ -78,6 +78,9 @@ _KO: dict[str, str] = {
     "incidents list --org": (
         "조직 ID, 이름 또는 별칭(여러 번 지정 가능). 상위 조직을 주면 그 아래 조직도 찾습니다"
         "(`microsoft`로 GitHub도)."
+    ),
+    "incidents list --scope": (
+        "ai-infra(AI 인프라) 또는 platform(쿠버네티스·클라우드). 경계는 docs/knowledge.md에 있습니다."
     ),
     "incidents list --since": "YYYY[-MM[-DD]] 당일이나 그 뒤에 시작된 사례.",
     "incidents list --until": "YYYY[-MM[-DD]] 당일이나 그 전에 시작된 사례.",
@@ -93,6 +96,10 @@ _KO: dict[str, str] = {
         "모든 파일을 스키마와 상호 참조에 비추어 검사합니다. 문제가 하나라도 있으면 1로 끝납니다."
     ),
     "knowledge validate --root": "지식 폴더(기본값: 패키지에 든 것).",
+    "knowledge validate --check-citations": (
+        "점검 항목이 인용한 사례가 모두 라이브러리에 남아 있는지도 확인합니다"
+        "(기본값: 패키지에 든 지식일 때만)."
+    ),
     "knowledge stats": "코퍼스가 다루는 범위: 연도, 원인 계열, 환경, 출처 종류, 발행처별 건수.",
     "knowledge stats --root": "지식 폴더(기본값: 패키지에 든 것).",
     "mcp": (

@@ -154,6 +154,7 @@ def test_corpus_figures_are_korean_with_ids_beside_labels(capsys: pytest.Capture
     taxonomy = load_knowledge().taxonomy
     ids = {term.id for facet in taxonomy.facets.values() for term in facet.terms}
     ids |= {organization.kind.value for organization in taxonomy.organizations}
+    ids |= {term.id for term in taxonomy.terms("scope")}
     shown = [
         line.rpartition(" · ")[0] if line.rpartition(" · ")[2] in ids else line for line in out.splitlines()
     ]

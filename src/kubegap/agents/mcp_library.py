@@ -105,6 +105,7 @@ def search_incidents(
             date=hit.incident.date.isoformat(),
             organization=opened.taxonomy.organization_name(hit.incident.organization, chosen),
             organization_id=hit.incident.organization,
+            scope=hit.incident.scope.value,
             summary=_short(hit.incident.summary.get(chosen)),
             causes=[opened.term_label("cause", term, chosen) for term in hit.incident.tags.cause],
             matched_error_signatures=list(hit.matched_signatures),

@@ -224,6 +224,14 @@ def search_incidents(
             description="organisation ids or names, OR-ed; a parent includes its parts (microsoft: GitHub)",
         ),
     ] = None,
+    scope: Annotated[
+        list[Literal["ai-infra", "platform"]] | None,
+        Field(
+            max_length=2,
+            description="ai-infra: failures of the infrastructure that trains or serves models; platform: "
+            "Kubernetes and cloud incidents outside AI workloads; omit for both",
+        ),
+    ] = None,
     since: Annotated[
         str | None,
         Field(
@@ -242,10 +250,10 @@ def search_incidents(
     page: Annotated[int, Field(ge=1, le=100_000, description="result page, 10 incidents each")] = 1,
 ) -> IncidentSearch:
     """Search the library of public incident reports (GPU faults, NCCL hangs, InfiniBand, Kubernetes
-    control plane, inference serving) by words, facet filters, organisation and date range. Returns one
-    page of short cases plus the most frequent facet values among all matches (term ids usable as
-    filters, organisation ids included). Reads only kubegap's bundled library: no file of yours, no
-    network."""
+    control plane, inference serving) by words, facet filters, organisation, scope and date range.
+    Returns one page of short cases plus the most frequent facet values among all matches (term ids
+    usable as filters, organisation ids included). Reads only kubegap's bundled library: no file of
+    yours, no network."""
     from kubegap.agents.mcp_library import search_incidents as searched
 
     filters = {
@@ -254,6 +262,7 @@ def search_incidents(
         "symptom": symptom or [],
         "contributing-factor": contributing_factor or [],
         "organization": organization or [],
+        "scope": [str(value) for value in scope or []],
     }
     return searched(query, filters, lang, page, since=since, until=until)
 

@@ -19,7 +19,7 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from kubegap.knowledge import error_model, model, organizations
+from kubegap.knowledge import error_model, model, organizations, scope
 from kubegap.knowledge.loader import Knowledge
 from kubegap.knowledge.organizations import FILE_NAME as ORGANIZATIONS_FILE
 from kubegap.library import analysis, glossary, index, korean, ranking, signatures
@@ -32,7 +32,7 @@ def fingerprint(root: Path) -> str:
     """Names and bytes of every knowledge file, of the indexing code and of the model the stored
     documents follow: any change means a rebuild."""
     digest = hashlib.sha256(index.FORMAT.encode())
-    for module in (analysis, korean, ranking, glossary, signatures, model, error_model, organizations):
+    for module in (analysis, korean, ranking, glossary, signatures, model, error_model, organizations, scope):
         digest.update(Path(module.__file__ or "").read_bytes())
     digest.update(Path(index.__file__ or "").read_bytes())
     own_glossary = root / "glossary.yaml"
@@ -42,6 +42,10 @@ def fingerprint(root: Path) -> str:
     digest.update(f"\0{ORGANIZATIONS_FILE}\0".encode())
     with contextlib.suppress(OSError):
         digest.update(organization_list.read_bytes())
+    for name in ("retired.yaml", "secondary-sources.yaml", "terminology.yaml"):  # their problems are stored
+        digest.update(f"\0{name}\0".encode())
+        with contextlib.suppress(OSError):
+            digest.update((root / name).read_bytes())
     for folder in ("taxonomy", "incidents", "studies", "errors"):
         for path in sorted((root / folder).glob("*.yaml")) if (root / folder).is_dir() else []:
             digest.update(f"\0{folder}/{path.name}\0".encode())
