@@ -104,7 +104,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             removed_in=row.removed_in,
             use=row.use,
         )
-        evidence = {
+        evidence: dict[str, object] = {
             "apiVersion": row.version,
             "removed_in": row.removed_in,
             "use": row.use,
