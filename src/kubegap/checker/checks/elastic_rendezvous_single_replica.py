@@ -26,23 +26,24 @@ CHECK = CheckMeta(
         "torchrun의 탄력적 학습은 노드가 빠지고 들어올 때마다 랑데부 서버(etcd나 c10d 저장소)에서 다시 "
         "모입니다. 그 서버가 복제본 하나에 영구 볼륨도 없는 파드라면, 그 파드 하나가 재시작되거나 축출되는 "
         "순간 랑데부 상태가 사라져 모든 워커가 다시 모이지 못하고 작업 전체가 멈춥니다. 노드 장애를 견디려고 "
-        "고른 탄력성이 오히려 새 단일 장애점을 만듭니다. Kubeflow의 탄력적 PyTorchJob에서는 etcd 백엔드로 "
-        "파드 하나를 잃자 남은 워커가 모두 RendezvousClosedError로 끝없이 재시작했습니다.",
+        "고른 탄력성이 오히려 새 단일 장애점을 만듭니다. DLRover 팀은 c10d 랑데부 상태를 가진 노드 하나를 "
+        "잃자 쿠버네티스 위 LLM 학습의 모든 에이전트가 "
+        "실패하는 것을 보고했습니다.",
         "Elastic torchrun training re-forms through a rendezvous server (etcd or a c10d store) every time a "
         "node leaves or joins. When that server is one pod with no replica and no persistent volume, a "
         "single restart or eviction of it loses the rendezvous state, the workers cannot re-form and the "
         "whole run stops: the elasticity chosen to survive node failures adds a new single point of failure. "
-        "In an elastic Kubeflow PyTorchJob on the etcd backend, losing one pod left every remaining worker "
-        "restarting forever on RendezvousClosedError.",
+        "The DLRover team reported that losing the one node holding the c10d rendezvous state failed "
+        "every agent of their LLM training on Kubernetes.",
     ),
     remediation=text(
-        "랑데부용 etcd는 복제본 3개 이상의 StatefulSet과 영구 볼륨으로 두거나, 관리형 etcd를 쓰세요. c10d "
-        "백엔드라면 학습 작업 자신의 파드(예: 첫 워커)를 엔드포인트로 두고 --max-restarts로 재시작을 "
-        "허용하는 편이 따로 띄운 단일 파드보다 덜 취약합니다.",
-        "Run the rendezvous etcd as a StatefulSet of three or more replicas with persistent volumes, or "
-        "use a "
-        "managed etcd. With the c10d backend, pointing the endpoint at the job's own pods (the first worker) "
-        "and allowing restarts with --max-restarts is less fragile than a separate single pod.",
+        "랑데부용 etcd는 복제본 3개 이상의 StatefulSet과 영구 볼륨으로 두거나 관리형 etcd를 쓰세요. c10d "
+        "저장소는 어디에 두든 그 호스트 하나에 상태가 있으므로, 그 파드를 잃었을 때 작업 전체가 멈춰 있지 "
+        "않고 다시 시작되도록 작업의 재시작 정책(JobSet의 failurePolicy, --max-restarts)을 함께 두세요.",
+        "Run the rendezvous etcd as a StatefulSet of three or more replicas with persistent volumes, or use "
+        "a managed etcd. A c10d store keeps its state on its one host wherever it runs, so pair it with a "
+        "restart policy for the whole job (a JobSet failurePolicy, --max-restarts) so that losing that pod "
+        "restarts the run instead of leaving it stuck.",
     ),
     decides=text(
         "학습 워크로드의 랑데부 엔드포인트(--rdzv-endpoint, --rdzv_endpoint, PET_RDZV_ENDPOINT, "
@@ -55,10 +56,10 @@ CHECK = CheckMeta(
         "persistent volume (PVC or volumeClaimTemplates). An endpoint held in a variable or pointing outside "
         "the input is not judged.",
     ),
-    incidents=("kubeflow-2022-08-elastic-pytorchjob-etcd-rendezvous-closed",),
+    incidents=("dlrover-2023-06-torchelastic-rendezvous-host-single-point",),
     needs=(),
     optional=(*WORKLOAD_KINDS, "Service"),
-    components=("distributed-training",),
+    components=("training-framework",),
     references=(
         "https://pytorch.org/docs/stable/elastic/run.html",
         "https://www.kubeflow.org/docs/components/trainer/legacy-v1/user-guides/pytorch/",

@@ -61,12 +61,13 @@ CHECK = CheckMeta(
     why=text(
         "Jupyter, Ray 대시보드, TensorBoard는 들어온 사람에게 코드 실행이나 데이터를 내줍니다. Ray "
         "대시보드의 잡 제출 API에는 인증이 없고, 토큰을 비운 Jupyter는 누구에게나 셸을 줍니다. ShadowRay "
-        "공격에서는 인터넷에 열린 Ray 클러스터 수천 개가 노려졌고, 공격자들은 GPU로 암호화폐를 캐고 "
-        "자격 증명과 모델을 빼 갔습니다.",
+        "공격에서는 인터넷에 열린 Ray 대시보드의 잡 API로 코드가 실행되어 자격 증명이 털리고 서버가 원격으로 "
+        "조종됐습니다.",
         "Jupyter, the Ray dashboard and TensorBoard hand whoever reaches them code execution or data. The "
         "Ray dashboard's job submission API has no authentication, and a Jupyter server with an empty token "
-        "gives anyone a shell. In the ShadowRay campaign attackers went after thousands of Ray clusters "
-        "open to the internet, mined cryptocurrency on their GPUs and took credentials and models.",
+        "gives anyone a shell. In the ShadowRay campaign attackers ran code "
+        "through the job API of Ray dashboards open to the internet, stole credentials and took remote "
+        "control of the servers.",
     ),
     remediation=text(
         "대시보드와 노트북은 ClusterIP로 두고 kubectl port-forward나 인증 프록시(oauth2-proxy, Ingress의 "
@@ -96,8 +97,8 @@ CHECK = CheckMeta(
     ),
     incidents=("oligo-2024-03-shadowray-exposed-ray-dashboards",),
     needs=(),
-    optional=(*WORKLOAD_KINDS, "Service", *INGRESS_KINDS),
-    components=("workload-operator",),
+    optional=(*WORKLOAD_KINDS, "Service", "networking.k8s.io/Ingress"),
+    components=("training-framework", "inference-serving"),
     references=(
         "https://docs.ray.io/en/latest/ray-security/index.html",
         "https://jupyter-server.readthedocs.io/en/latest/operators/security.html",
@@ -174,7 +175,7 @@ def _targets(service: KubeObject, template: PodTemplate, port: int) -> bool:
 
 
 def _ingress_authenticated(snapshot: Snapshot, name: str) -> bool:
-    for key in INGRESS_KINDS:
+    for key in [kind for kind in INGRESS_KINDS if kind in set(snapshot.kinds())]:
         for ingress in snapshot.of(key):
             if isinstance(ingress, dict) and name_of(ingress) == name:
                 annotations = annotations_of(ingress)
@@ -267,7 +268,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
     yield from problems
     if problems:
         return
-    missing = unread_kinds(snapshot, ("Service", *INGRESS_KINDS))
+    missing = unread_kinds(snapshot, ("Service", "networking.k8s.io/Ingress"))
     if missing:
         yield unknown(CHECK, None, unread_message(missing))
     elif examined == 0:

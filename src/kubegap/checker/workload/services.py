@@ -153,7 +153,7 @@ def published(snapshot: Snapshot, service: KubeObject) -> Publication:
         return Publication("LoadBalancer")
     if kind == "NodePort":
         return Publication("NodePort")
-    for key in INGRESS_KINDS:
+    for key in [kind for kind in INGRESS_KINDS if kind in set(snapshot.kinds())]:
         for ingress in snapshot.of(key):
             if (
                 isinstance(ingress, dict)
