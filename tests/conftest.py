@@ -1,13 +1,31 @@
-"""Shared test helpers: paths to the bundled knowledge base and to ../shared when present."""
+"""Shared test helpers: paths to the bundled knowledge base and to ../shared when present, and one
+search index of the bundled knowledge base for the whole run.
+
+The index: many tests (and the `kubegap` processes they start) open the bundled library with
+`KUBEGAP_DB=:memory:` or a temporary HOME, and each such open used to build the index again (seconds
+of Korean analysis every time). The run keeps one index file in a per-user folder of the temporary
+directory, pointed to by XDG_CACHE_HOME (subprocesses inherit it); `Library.open` copies it into
+memory when its fingerprint matches, so every open is the same index without a build. The file is
+rebuilt when the knowledge files or the indexing code change, and parallel workers wait for one build.
+"""
 
 from __future__ import annotations
 
+import fcntl
+import os
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
+TEST_CACHE = Path(tempfile.gettempdir()) / f"kubegap-tests-{os.getuid()}" / "cache"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    os.environ["XDG_CACHE_HOME"] = str(TEST_CACHE)
 
 
 @pytest.fixture
@@ -22,6 +40,22 @@ def shared_dir() -> Path:
 def _private_word_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Korean query words Kiwi analysed are remembered per user; tests keep theirs in a temporary file
     (subprocesses inherit the variable) instead of the developer's cache."""
-    import os
-
     os.environ["KUBEGAP_WORD_CACHE"] = str(tmp_path_factory.mktemp("word-cache") / "words.sqlite3")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _bundled_index() -> Iterator[None]:
+    """The bundled knowledge base's index in TEST_CACHE, built at most once (one worker builds, the
+    others wait on the lock and then find it current)."""
+    from kubegap.knowledge.loader import default_root
+    from kubegap.library import Library
+    from kubegap.library.store import cache_location
+
+    TEST_CACHE.mkdir(parents=True, exist_ok=True)
+    with (TEST_CACHE / "build.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            Library.open(db_path=cache_location(default_root())).close()
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    yield

@@ -24,6 +24,7 @@ from kubegap.knowledge.model import Facet, Incident
 from kubegap.knowledge.organizations import Organization
 from kubegap.library import bitsets, dates, index, sql, store
 from kubegap.library.analysis import ChunkAnalysis, clean_text
+from kubegap.library.build_notice import building_notice
 from kubegap.library.facets import Facets
 from kubegap.library.glossary import AnalysedGlossary, Glossary, analyse_glossary, glossary_for
 from kubegap.library.matching import EMPTY, TextMatches, decode_forms, match_text
@@ -95,7 +96,8 @@ class Library:
         """The library of a knowledge folder (default: the bundled one), its index built or reused.
 
         db_path: where the index lives (default: $KUBEGAP_DB, else the per-user cache); ':memory:' for
-        none. A stale index is rebuilt; a folder we cannot write falls back to an in-memory index.
+        none. A stale index is rebuilt, or copied from the per-user cache when that holds the same one;
+        a folder we cannot write falls back to an in-memory index.
         """
         from kubegap.knowledge.loader import default_root
 
@@ -105,22 +107,35 @@ class Library:
         location = str(db_path) if db_path is not None else store.default_location(root)
         current = store.fingerprint(root)
         if location != store.MEMORY:
-            if store.stored_fingerprint(location) == current:
+            fresh = store.stored_fingerprint(location) == current
+            if fresh or store.copy_file(store.cache_location(root), location, current):
                 try:
                     return cls(store.connect(location, read_only=True), root=root, location=location)
                 except (sqlite3.Error, KeyError, ValueError):
                     pass  # unreadable after all: rebuild below
-            knowledge = load_knowledge(root)
-            try:
-                store.build_file(knowledge, location, current)
-                return cls(
-                    store.connect(location, read_only=True), root=root, location=location, knowledge=knowledge
-                )
-            except (OSError, sqlite3.Error):
-                pass  # cache folder not writable: keep the index in memory
         else:
+            # Nothing may be written, but the user's cache may already hold this very index: copy it.
+            copied = store.copy_to_memory(store.cache_location(root), current)
+            if copied is not None:
+                try:
+                    return cls(copied, root=root, location=store.MEMORY)
+                except (sqlite3.Error, KeyError, ValueError):
+                    copied.close()  # unreadable after all: build below
+        with building_notice(store.count_incidents(root)) as build:
             knowledge = load_knowledge(root)
-        return cls.from_knowledge(knowledge, fingerprint=current)
+            if location != store.MEMORY:
+                try:
+                    store.build_file(knowledge, location, current)
+                    build.kept_in = location
+                    return cls(
+                        store.connect(location, read_only=True),
+                        root=root,
+                        location=location,
+                        knowledge=knowledge,
+                    )
+                except (OSError, sqlite3.Error):
+                    pass  # cache folder not writable: keep the index in memory
+            return cls.from_knowledge(knowledge, fingerprint=current)
 
     @classmethod
     def from_knowledge(cls, knowledge: Knowledge, *, fingerprint: str = "in-memory") -> Library:

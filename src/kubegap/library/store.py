@@ -7,7 +7,9 @@ renames it into place, which is atomic: another process sees the old index or th
 of one, and a process that has the old one open keeps reading it. The default location is a per-user
 cache file keyed by the knowledge folder (`$XDG_CACHE_HOME/kubegap/library-<hash>.sqlite3`),
 `$KUBEGAP_DB` overrides it (`:memory:` allowed), and when the cache folder cannot be written the index
-is built in memory instead.
+is built in memory instead. An in-memory index is copied from the per-user cache file when that file
+was built from the very same fingerprint (milliseconds instead of a build), so `:memory:` means "write
+nothing", never "build again"; a `$KUBEGAP_DB` file that is missing or stale is likewise copied from it.
 """
 
 from __future__ import annotations
@@ -50,11 +52,22 @@ def fingerprint(root: Path) -> str:
     return digest.hexdigest()
 
 
+def count_incidents(root: Path) -> int:
+    """How many incident files a build will read (for the notice a slow build prints)."""
+    folder = root / "incidents"
+    return sum(1 for _ in folder.glob("*.yaml")) if folder.is_dir() else 0
+
+
 def default_location(root: Path) -> str:
     """$KUBEGAP_DB, else the per-user cache file for this knowledge folder."""
     override = os.environ.get(DB_ENV)
     if override:
         return override
+    return cache_location(root)
+
+
+def cache_location(root: Path) -> str:
+    """The per-user cache file for this knowledge folder, whatever $KUBEGAP_DB says."""
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kubegap"
     key = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
     return str(cache / f"library-{key}.sqlite3")
@@ -85,6 +98,56 @@ def stored_fingerprint(location: str) -> str | None:
     except sqlite3.Error:
         return None
     return row[0] if row else None
+
+
+def copy_to_memory(location: str, print_: str) -> sqlite3.Connection | None:
+    """An in-memory copy of the index at `location` when it was built from `print_`, else None."""
+    if stored_fingerprint(location) != print_:
+        return None
+    try:
+        source = connect(location, read_only=True)
+        try:
+            copy = connect(MEMORY, read_only=False)
+            source.backup(copy)
+        finally:
+            source.close()
+        row = copy.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+    except sqlite3.Error:
+        return None
+    if not row or row[0] != print_:  # rebuilt by another process between the two reads
+        copy.close()
+        return None
+    return copy
+
+
+def copy_file(source: str, location: str, print_: str) -> bool:
+    """Copy the index at `source` to `location` (atomically) when it was built from `print_`."""
+    if source == location or stored_fingerprint(source) != print_:
+        return False
+    folder = Path(location).parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=".library-", suffix=".tmp", dir=folder)
+        os.close(handle)
+    except OSError:
+        return False
+    try:
+        origin = connect(source, read_only=True)
+        target = sqlite3.connect(temporary)
+        try:
+            origin.backup(target)
+        finally:
+            origin.close()
+            target.close()
+        if stored_fingerprint(temporary) != print_:  # rebuilt by another process while we copied
+            os.unlink(temporary)
+            return False
+        os.replace(temporary, location)
+    except (OSError, sqlite3.Error):
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        return False
+    return True
 
 
 def build_file(knowledge: Knowledge, location: str, print_: str) -> None:
