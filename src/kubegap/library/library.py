@@ -72,9 +72,14 @@ class Library:
                 for row in connection.execute("SELECT id, document FROM errors ORDER BY id")
             }
         self._stored_glossary = AnalysedGlossary.from_json(json.loads(meta.get("glossary", "[]")))
-        self.glossary = glossary if glossary is not None else glossary_for(root)
-        if glossary is None:
-            self._analysed_glossary: AnalysedGlossary | None = self._stored_glossary
+        # The glossary file is read only when someone asks for it (the web's suggestions): a search
+        # uses the analysed glossary stored in the index.
+        self._glossary: Glossary | None = None
+        self._analysed_glossary: AnalysedGlossary | None = None
+        if glossary is not None:
+            self.glossary = glossary
+        else:
+            self._analysed_glossary = self._stored_glossary
             self._tags = bitsets.TagSets.load(connection)
             self._ids = dict(connection.execute("SELECT rowid, id FROM incidents").fetchall())
             self._dates = dates.RowDates.load(connection)
@@ -166,6 +171,8 @@ class Library:
 
     @property
     def glossary(self) -> Glossary:
+        if self._glossary is None:
+            self._glossary = glossary_for(self.root)
         return self._glossary
 
     @glossary.setter
@@ -179,7 +186,7 @@ class Library:
     def _search_glossary(self) -> AnalysedGlossary:
         """The glossary in index terms: stored at build time, or analysed once after a swap."""
         if self._analysed_glossary is None:
-            entries = index.search_glossary(self._glossary, self._errors.values()).entries
+            entries = index.search_glossary(self.glossary, self._errors.values()).entries
             self._analysed_glossary = analyse_glossary(entries, self._lookup)
         return self._analysed_glossary
 
