@@ -24,6 +24,7 @@ from kubegap import __version__
 from kubegap.agents import mcp_arguments
 from kubegap.agents.mcp_arguments import BoundedToolsMiddleware
 from kubegap.agents.mcp_redaction import RedactingMiddleware
+from kubegap.agents.mcp_warmup import WarmUpMiddleware
 from kubegap.errors import KubegapError
 
 logger = logging.getLogger("kubegap.mcp")
@@ -65,13 +66,22 @@ FacetFilter = Annotated[
     list[Identifier] | None, Field(max_length=20, description="term ids; several are OR-ed")
 ]
 
+
+def _warm_up() -> None:
+    """What the first library tool call would do: the tools' imports, then the library index."""
+    ensure_backends()
+    from kubegap.agents.mcp_library import library
+
+    library()
+
+
 server: MCPServer = MCPServer(
     "kubegap",
     title="kubegap",
     version=__version__,
     instructions=INSTRUCTIONS,
     log_level="WARNING",
-    middleware=[RedactingMiddleware(), BoundedToolsMiddleware()],
+    middleware=[RedactingMiddleware(), BoundedToolsMiddleware(), WarmUpMiddleware(_warm_up)],
 )
 
 _Params = ParamSpec("_Params")
