@@ -23,9 +23,39 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 TEST_CACHE = Path(tempfile.gettempdir()) / f"kubegap-tests-{os.getuid()}" / "cache"
 
+# Marked here by path, so the list of what is slow or timed lives in one place (`make test` runs all).
+# slow: exhaustive sweeps, real installs, browsers and external clients; `-m "not slow"` leaves them
+# out while developing.
+SLOW = (
+    "tests/bench/",
+    "tests/e2e/",
+    "tests/packaging/test_wheel_install.py",
+    "tests/packaging/test_pre_commit_hook.py",
+    "tests/checker/test_pattern_linear_time.py",
+    "tests/checker/test_input_fuzz.py",
+    "tests/metrics/test_prometheus_e2e.py",
+)
+# serial: tests that bound wall-clock time (a fault must end within N seconds, `initialize` within
+# 8 s); `make test` runs them after the parallel part, alone, so other tests' load cannot fail them.
+SERIAL = (
+    "tests/checker/live/test_live_faults.py",
+    "tests/checker/live/test_live_cli.py",
+    "tests/mcp/test_mcp_bounds.py",
+    "tests/mcp/test_mcp_stdio.py",
+)
+
 
 def pytest_configure(config: pytest.Config) -> None:
     os.environ["XDG_CACHE_HOME"] = str(TEST_CACHE)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        where = Path(str(item.path)).resolve().relative_to(REPO).as_posix()
+        if where.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
+        if where.startswith(SERIAL):
+            item.add_marker(pytest.mark.serial)
 
 
 @pytest.fixture
