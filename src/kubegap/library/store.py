@@ -24,7 +24,7 @@ from pathlib import Path
 from kubegap.knowledge import error_model, model, organizations
 from kubegap.knowledge.loader import Knowledge
 from kubegap.knowledge.organizations import FILE_NAME as ORGANIZATIONS_FILE
-from kubegap.library import analysis, glossary, index, korean, ranking, signatures
+from kubegap.library import analysis, glossary, index, korean, ranking, signatures, stemmer
 
 DB_ENV = "KUBEGAP_DB"
 MEMORY = ":memory:"
@@ -34,7 +34,8 @@ def fingerprint(root: Path) -> str:
     """Names and bytes of every knowledge file, of the indexing code and of the model the stored
     documents follow: any change means a rebuild."""
     digest = hashlib.sha256(index.FORMAT.encode())
-    for module in (analysis, korean, ranking, glossary, signatures, model, error_model, organizations):
+    modules = (analysis, korean, ranking, glossary, signatures, stemmer, model, error_model, organizations)
+    for module in modules:
         digest.update(Path(module.__file__ or "").read_bytes())
     digest.update(Path(index.__file__ or "").read_bytes())
     own_glossary = root / "glossary.yaml"
