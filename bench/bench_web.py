@@ -9,7 +9,9 @@ turn for the same time with the same number of keep-alive connections: with `wrk
 package is installed, else with a small asyncio load generator in this process. Only loopback
 addresses are used, and every run is bounded in time.
 
-Goal (issue #30): the page at >= 0.5x the static file's throughput. Prints a Markdown table.
+Goal (issue #30): the page at >= 0.5x the static file's throughput. Prints a Markdown table. A third
+row asks for a different list page on every request (600 URLs in a cycle, more than the server keeps),
+so every answer is built: what a page costs when nothing is kept.
 """
 
 from __future__ import annotations
@@ -30,6 +32,17 @@ import httpx
 
 GOAL_RATIO = 0.5
 HOST = "127.0.0.1"
+# 600 distinct list URLs asked in a cycle: more than the page cache keeps (512), so each is a miss.
+VARIED = [f"/{lang}/incidents?per_page={size}&page={page}" for page in (1, 2, 3) for lang in ("ko", "en")
+          for size in range(1, 101)]  # fmt: skip
+_WRK_SCRIPT = """
+paths = {%s}
+counter = 0
+request = function()
+  counter = counter + 1
+  return wrk.format(nil, paths[(counter %% #paths) + 1])
+end
+"""
 
 _STATIC_SERVER = """
 import sys
@@ -63,17 +76,18 @@ def _wait_until_up(url: str, process: subprocess.Popen[bytes], deadline: float =
     raise SystemExit(f"no answer from {url} within {deadline:.0f} s")
 
 
-async def _load(port: int, path: str, seconds: float, connections: int) -> tuple[int, int]:
-    """Keep-alive GETs on `connections` sockets for `seconds`: (responses, non-200 responses)."""
-    request = f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\n\r\n".encode()
+async def _load(port: int, paths: list[str], seconds: float, connections: int) -> tuple[int, int]:
+    """Keep-alive GETs on `connections` sockets for `seconds`, cycling through `paths`:
+    (responses, non-200 responses)."""
+    requests = [f"GET {path} HTTP/1.1\r\nHost: {HOST}:{port}\r\n\r\n".encode() for path in paths]
     stop = time.monotonic() + seconds
     counts = [0, 0]
 
-    async def one_connection() -> None:
+    async def one_connection(offset: int) -> None:
         reader, writer = await asyncio.open_connection(HOST, port)
         try:
             while time.monotonic() < stop:
-                writer.write(request)
+                writer.write(requests[(counts[0] + offset) % len(requests)])
                 await writer.drain()
                 head = await reader.readuntil(b"\r\n\r\n")
                 status = int(head.split(b" ", 2)[1])
@@ -84,26 +98,23 @@ async def _load(port: int, path: str, seconds: float, connections: int) -> tuple
         finally:
             writer.close()
 
-    await asyncio.gather(*(one_connection() for _ in range(connections)))
+    await asyncio.gather(*(one_connection(offset) for offset in range(connections)))
     return counts[0], counts[1]
 
 
-def measure(port: int, path: str, seconds: float, connections: int) -> tuple[float, str]:
+def measure(
+    port: int, paths: list[str], seconds: float, connections: int, workdir: Path
+) -> tuple[float, str]:
     """Requests per second and the tool that measured them."""
     wrk = shutil.which("wrk")
     if wrk:
-        threads = str(min(2, connections))
+        command = [wrk, "-t", str(min(2, connections)), "-c", str(connections), "-d", f"{seconds:g}s"]
+        if len(paths) > 1:
+            script = workdir / "paths.lua"
+            script.write_text(_WRK_SCRIPT % ", ".join(f'"{path}"' for path in paths))
+            command += ["-s", str(script)]
         completed = subprocess.run(
-            [
-                wrk,
-                "-t",
-                threads,
-                "-c",
-                str(connections),
-                "-d",
-                f"{seconds:g}s",
-                f"http://{HOST}:{port}{path}",
-            ],
+            [*command, f"http://{HOST}:{port}{paths[0]}"],
             capture_output=True,
             text=True,
             timeout=seconds + 60,
@@ -114,7 +125,7 @@ def measure(port: int, path: str, seconds: float, connections: int) -> tuple[flo
             raise SystemExit(f"wrk saw errors or printed no rate:\n{completed.stdout}")
         return float(found.group(1)), "wrk"
     started = time.perf_counter()
-    answered, failed = asyncio.run(_load(port, path, seconds, connections))
+    answered, failed = asyncio.run(_load(port, paths, seconds, connections))
     if failed:
         raise SystemExit(f"{failed} of {answered} responses were not 200")
     return answered / (time.perf_counter() - started), "asyncio client"
@@ -154,10 +165,12 @@ def main() -> None:
             )
         )
         _wait_until_up(f"http://{HOST}:{static_port}/page.html", servers[1])
-        measure(app_port, args.path, min(1.0, args.seconds), args.connections)  # warm both once
-        measure(static_port, "/page.html", min(1.0, args.seconds), args.connections)
-        dynamic, tool = measure(app_port, args.path, args.seconds, args.connections)
-        static, _ = measure(static_port, "/page.html", args.seconds, args.connections)
+        warm = min(1.0, args.seconds)
+        measure(app_port, [args.path], warm, args.connections, workdir)  # warm both once
+        measure(static_port, ["/page.html"], warm, args.connections, workdir)
+        dynamic, tool = measure(app_port, [args.path], args.seconds, args.connections, workdir)
+        static, _ = measure(static_port, ["/page.html"], args.seconds, args.connections, workdir)
+        varied, _ = measure(app_port, VARIED, args.seconds, args.connections, workdir)
     finally:
         for server in servers:
             server.terminate()
@@ -179,6 +192,9 @@ def main() -> None:
     print("|---|---:|---:|---|")
     print(f"| list page (kubegap serve) | {dynamic:,.0f} | {ratio:.2f} | >= {GOAL_RATIO}: {verdict} |")
     print(f"| the same HTML as a static file (uvicorn + StaticFiles) | {static:,.0f} | 1.00 |  |")
+    varied_ratio = varied / static
+    row = "list pages, a different one every request (none kept)"
+    print(f"| {row} | {varied:,.0f} | {varied_ratio:.2f} |  |")
 
 
 if __name__ == "__main__":

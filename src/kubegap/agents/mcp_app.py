@@ -68,8 +68,9 @@ FacetFilter = Annotated[
 
 
 def _warm_up() -> None:
-    """What the first library tool call would do: the tools' imports, then the library index."""
+    """What the first tool calls would do: the tools' imports and argument models, the library index."""
     ensure_backends()
+    mcp_arguments.prepare()
     from kubegap.agents.mcp_library import library
 
     library()

@@ -51,7 +51,7 @@ def library() -> Library:
             opened = Library.open()
             # One search under the lock: its lazy imports (numpy, the stemmer) happen here, once,
             # not in two tool threads at a time, and not in the caller's first real search.
-            opened.search(SearchQuery(text="GPU", per_page=1))
+            opened.search(SearchQuery(text="GPU memory", per_page=1))
             _library = opened
         return _library
 
