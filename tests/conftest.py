@@ -46,6 +46,11 @@ SERIAL = (
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # pip keeps the user's own cache: the packaging tests install real packages (some with HOME in a
+    # temporary folder), and the wheels `make setup` just downloaded are there.
+    user_cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    if user_cache != str(TEST_CACHE):
+        os.environ.setdefault("PIP_CACHE_DIR", str(Path(user_cache) / "pip"))
     os.environ["XDG_CACHE_HOME"] = str(TEST_CACHE)
 
 
