@@ -111,3 +111,23 @@ def test_index_command_builds_once_and_later_searches_reuse_it(
         main(["incidents", "list", "-q", "ECC", "--json"])
     assert exited.value.code == 0 and ALPHA in capsys.readouterr().out
     assert attempts == []
+
+
+def test_staleness_rehashes_the_files_only_when_their_stamps_move(
+    root: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    library = Library.open(root)
+    assert not library.is_stale()
+    hashed: list[Path] = []
+    real = store.fingerprint
+
+    def counted(folder: Path) -> str:
+        hashed.append(folder)
+        return real(folder)
+
+    monkeypatch.setattr(store, "fingerprint", counted)
+    assert not library.is_stale() and not library.is_stale()
+    assert hashed == [], "unchanged files are not read again"
+    incident = root / "incidents" / f"{ALPHA}.yaml"
+    incident.write_text(incident.read_text(encoding="utf-8").replace("Alpha run", "Zanzibar run"), "utf-8")
+    assert library.is_stale() and hashed == [root]

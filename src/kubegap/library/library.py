@@ -65,6 +65,7 @@ class Library:
         self._text_cache: OrderedDict[str, TextMatches] = OrderedDict()
         self._vocabulary: dict[str, ChunkAnalysis | None] = {}
         self._incidents: dict[str, Incident] = {}
+        self._fresh_stamps: tuple[tuple[str, int, int], ...] | None = None
         with self._lock:
             meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
             self._errors = {
@@ -163,7 +164,15 @@ class Library:
         """Whether the knowledge files changed since this index was built (a long-running server asks)."""
         if self.location == store.MEMORY:
             return False
-        return store.stored_fingerprint(self.location) != store.fingerprint(self.root)
+        # Hashing every file costs milliseconds a call; their sizes and times, far less: re-hash only
+        # when those moved since the files last hashed the same as the index.
+        stamps = store.file_stamps(self.root)
+        if stamps == self._fresh_stamps:
+            return False
+        stale = store.stored_fingerprint(self.location) != store.fingerprint(self.root)
+        if not stale:
+            self._fresh_stamps = stamps
+        return stale
 
     def close(self) -> None:
         with self._lock:

@@ -30,27 +30,42 @@ DB_ENV = "KUBEGAP_DB"
 MEMORY = ":memory:"
 
 
+def _fingerprinted(root: Path) -> list[tuple[str, Path]]:
+    """Every file the fingerprint reads, with the label it is hashed under ('' for code)."""
+    modules = (analysis, korean, ranking, glossary, signatures, stemmer, model, error_model, organizations)
+    files = [("", Path(module.__file__ or "")) for module in modules]
+    files.append(("", Path(index.__file__ or "")))
+    own_glossary = root / "glossary.yaml"
+    files.append(("", own_glossary if own_glossary.is_file() else glossary.BUNDLED_GLOSSARY))
+    files.append((f"\0{ORGANIZATIONS_FILE}\0", root / ORGANIZATIONS_FILE))
+    for folder in ("taxonomy", "incidents", "studies", "errors"):
+        for path in sorted((root / folder).glob("*.yaml")) if (root / folder).is_dir() else []:
+            files.append((f"\0{folder}/{path.name}\0", path))
+    return files
+
+
 def fingerprint(root: Path) -> str:
     """Names and bytes of every knowledge file, of the indexing code and of the model the stored
     documents follow: any change means a rebuild."""
     digest = hashlib.sha256(index.FORMAT.encode())
-    modules = (analysis, korean, ranking, glossary, signatures, stemmer, model, error_model, organizations)
-    for module in modules:
-        digest.update(Path(module.__file__ or "").read_bytes())
-    digest.update(Path(index.__file__ or "").read_bytes())
-    own_glossary = root / "glossary.yaml"
-    with contextlib.suppress(OSError):
-        digest.update((own_glossary if own_glossary.is_file() else glossary.BUNDLED_GLOSSARY).read_bytes())
-    organization_list = root / ORGANIZATIONS_FILE
-    digest.update(f"\0{ORGANIZATIONS_FILE}\0".encode())
-    with contextlib.suppress(OSError):
-        digest.update(organization_list.read_bytes())
-    for folder in ("taxonomy", "incidents", "studies", "errors"):
-        for path in sorted((root / folder).glob("*.yaml")) if (root / folder).is_dir() else []:
-            digest.update(f"\0{folder}/{path.name}\0".encode())
-            with contextlib.suppress(OSError):
-                digest.update(path.read_bytes())
+    for label, path in _fingerprinted(root):
+        digest.update(label.encode())
+        with contextlib.suppress(OSError):
+            digest.update(path.read_bytes())
     return digest.hexdigest()
+
+
+def file_stamps(root: Path) -> tuple[tuple[str, int, int], ...]:
+    """Name, size and modification time of every fingerprinted file: a change to any file changes
+    these, so a long-running process re-reads the files only when they do (see Library.is_stale)."""
+    stamps = []
+    for _, path in _fingerprinted(root):
+        try:
+            status = path.stat()
+            stamps.append((str(path), status.st_size, status.st_mtime_ns))
+        except OSError:
+            stamps.append((str(path), -1, -1))
+    return tuple(stamps)
 
 
 def count_incidents(root: Path) -> int:
