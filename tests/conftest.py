@@ -38,6 +38,7 @@ SLOW = (
 # serial: tests that bound wall-clock time (a fault must end within N seconds, `initialize` within
 # 8 s); `make test` runs them after the parallel part, alone, so other tests' load cannot fail them.
 SERIAL = (
+    "tests/e2e/test_mcp_clients.py",  # the clients give a server a few seconds to answer
     "tests/checker/live/test_live_faults.py",
     "tests/checker/live/test_live_cli.py",
     "tests/mcp/test_mcp_bounds.py",
@@ -52,15 +53,26 @@ def pytest_configure(config: pytest.Config) -> None:
     if user_cache != str(TEST_CACHE):
         os.environ.setdefault("PIP_CACHE_DIR", str(Path(user_cache) / "pip"))
     os.environ["XDG_CACHE_HOME"] = str(TEST_CACHE)
+    # Many tests read stderr exactly; on a busy machine even a small fixture's index can take over
+    # a second to build. The notice has its own tests (tests/library/test_library_index_reuse.py).
+    os.environ["KUBEGAP_BUILD_NOTICE"] = "off"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    slow: list[pytest.Item] = []
+    others: list[pytest.Item] = []
     for item in items:
         where = Path(str(item.path)).resolve().relative_to(REPO).as_posix()
-        if where.startswith(SLOW):
-            item.add_marker(pytest.mark.slow)
         if where.startswith(SERIAL):
             item.add_marker(pytest.mark.serial)
+        if where.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
+            slow.append(item)
+        else:
+            others.append(item)
+    # The long files first, each kept whole and in order: parallel workers then end together instead
+    # of three waiting while the fourth runs a real install that was handed out last.
+    items[:] = slow + others
 
 
 @pytest.fixture

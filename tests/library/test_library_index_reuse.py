@@ -131,3 +131,29 @@ def test_staleness_rehashes_the_files_only_when_their_stamps_move(
     incident = root / "incidents" / f"{ALPHA}.yaml"
     incident.write_text(incident.read_text(encoding="utf-8").replace("Alpha run", "Zanzibar run"), "utf-8")
     assert library.is_stale() and hashed == [root]
+
+
+def test_a_second_copy_of_the_same_knowledge_reuses_the_first_ones_index(
+    root: Path, cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second install of the package (a wheel beside a checkout) has the same knowledge elsewhere."""
+    first = Library.open(root)
+    second_root = tmp_path / "site-packages" / "knowledge"
+    shutil.copytree(root, second_root)
+    attempts = _no_builds(monkeypatch)
+    second = Library.open(second_root)
+    assert second.location != first.location and Path(second.location).parent == cache / "kubegap"
+    assert second.incident_count == 6 and attempts == []
+    assert Library.open(second_root, ":memory:").incident_count == 6 and attempts == []
+
+
+def test_the_notice_can_be_turned_off(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KUBEGAP_BUILD_NOTICE", "off")
+    with building_notice(6):
+        time.sleep(0.2)
+    monkeypatch.setenv("KUBEGAP_BUILD_NOTICE", "0.05")
+    with building_notice(6):
+        time.sleep(0.3)
+    assert capsys.readouterr().err.count("kubegap: ") == 2, "off is silent; 0.05 s speaks"

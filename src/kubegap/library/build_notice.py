@@ -10,6 +10,7 @@ waits a second before it speaks, and only a notice that spoke is closed with the
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import threading
 import time
@@ -21,6 +22,18 @@ from kubegap.bilingual import Message, message
 from kubegap.cli_support import resolve_lang
 
 NOTICE_AFTER_SECONDS = 1.0
+# Seconds before the notice speaks, or "off" (scripts and test runs that read stderr exactly).
+NOTICE_ENV = "KUBEGAP_BUILD_NOTICE"
+
+
+def _after_default() -> float | None:
+    setting = os.environ.get(NOTICE_ENV, "").strip().lower()
+    if setting in {"off", "0", "no", "false"}:
+        return None
+    try:
+        return float(setting) if setting else NOTICE_AFTER_SECONDS
+    except ValueError:
+        return NOTICE_AFTER_SECONDS
 
 
 @dataclass
@@ -29,9 +42,14 @@ class Build:
 
 
 @contextmanager
-def building_notice(incidents: int, *, after: float = NOTICE_AFTER_SECONDS) -> Iterator[Build]:
-    """Around an index build: a line on stderr once it has run `after` seconds, and its time at the end."""
+def building_notice(incidents: int, *, after: float | None = None) -> Iterator[Build]:
+    """Around an index build: a line on stderr once it has run `after` seconds (default:
+    $KUBEGAP_BUILD_NOTICE, else one second), and its time at the end."""
     build = Build()
+    after = _after_default() if after is None else after
+    if after is None:
+        yield build
+        return
     started = time.perf_counter()
     lock = threading.Lock()
     state = {"finished": False, "shown": False}

@@ -114,14 +114,14 @@ class Library:
         current = store.fingerprint(root)
         if location != store.MEMORY:
             fresh = store.stored_fingerprint(location) == current
-            if fresh or store.copy_file(store.cache_location(root), location, current):
+            if fresh or store.copy_file(store.same_index(root, current), location, current):
                 try:
                     return cls(store.connect(location, read_only=True), root=root, location=location)
                 except (sqlite3.Error, KeyError, ValueError):
                     pass  # unreadable after all: rebuild below
         else:
             # Nothing may be written, but the user's cache may already hold this very index: copy it.
-            copied = store.copy_to_memory(store.cache_location(root), current)
+            copied = store.copy_to_memory(store.same_index(root, current), current)
             if copied is not None:
                 try:
                     return cls(copied, root=root, location=store.MEMORY)

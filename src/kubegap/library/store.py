@@ -10,6 +10,8 @@ cache file keyed by the knowledge folder (`$XDG_CACHE_HOME/kubegap/library-<hash
 is built in memory instead. An in-memory index is copied from the per-user cache file when that file
 was built from the very same fingerprint (milliseconds instead of a build), so `:memory:` means "write
 nothing", never "build again"; a `$KUBEGAP_DB` file that is missing or stale is likewise copied from it.
+The cache file of another folder holding the very same knowledge (a second install of the package)
+serves as well: the fingerprint is of the contents, not of the path.
 """
 
 from __future__ import annotations
@@ -116,9 +118,20 @@ def stored_fingerprint(location: str) -> str | None:
     return row[0] if row else None
 
 
+def same_index(root: Path, print_: str) -> str:
+    """A per-user cache file built from `print_`: this folder's own, else one kept for another copy of
+    the same knowledge (the bundled knowledge base of a second install); '' when there is none."""
+    own = cache_location(root)
+    if stored_fingerprint(own) == print_:
+        return own
+    folder = Path(own).parent
+    siblings = sorted(folder.glob("library-*.sqlite3")) if folder.is_dir() else []
+    return next((str(path) for path in siblings if stored_fingerprint(str(path)) == print_), "")
+
+
 def copy_to_memory(location: str, print_: str) -> sqlite3.Connection | None:
     """An in-memory copy of the index at `location` when it was built from `print_`, else None."""
-    if stored_fingerprint(location) != print_:
+    if not location or stored_fingerprint(location) != print_:
         return None
     try:
         source = connect(location, read_only=True)
@@ -138,7 +151,7 @@ def copy_to_memory(location: str, print_: str) -> sqlite3.Connection | None:
 
 def copy_file(source: str, location: str, print_: str) -> bool:
     """Copy the index at `source` to `location` (atomically) when it was built from `print_`."""
-    if source == location or stored_fingerprint(source) != print_:
+    if not source or source == location or stored_fingerprint(source) != print_:
         return False
     folder = Path(location).parent
     try:
