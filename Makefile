@@ -40,6 +40,9 @@ lint: setup
 # (pytest-xdist; most tests wait on servers and subprocesses, so more workers than cores pays), then
 # those few alone. While developing: `$(BIN)/pytest -n 4 -m "not slow"` (README, "Tests").
 TEST_WORKERS ?= 4
+# Both steps always run (a failure in the first still shows the second's), and either fails the target.
 test: test-deps lint
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile -m "not serial"
-	$(BIN)/pytest -m serial
+	status=0; \
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile -m "not serial" || status=$$?; \
+	$(BIN)/pytest -m serial || status=$$?; \
+	exit $$status
