@@ -6,7 +6,8 @@ Starts the console script as Claude Code and Codex do (a subprocess on stdio), s
 `initialize` handshake and times the answer; then, as a host does, `notifications/initialized` and
 `tools/list`, and after a pause (`--pause`, default 1 s: the time a person or a model takes before
 the first call) times a first `list_checks`, a first `search_incidents` and three later
-`search_incidents` with other queries. Prints a Markdown table (p50/p95/max in seconds) with the
+`search_incidents` with other queries (each run starts with another of the four, so first and later
+searches are the same mix). Prints a Markdown table (p50/p95/max in seconds) with the
 goals: `initialize` answered within 0.5 s, the first search within 1.2x the later ones (the ratio of
 medians). Hosts give up at 10 s (Codex's default). Figures go to BENCHMARKS.md; note the machine's
 load, since start-up is mostly imports.
@@ -26,7 +27,9 @@ from pathlib import Path
 
 GOAL_SECONDS = 0.5
 FIRST_SEARCH_RATIO = 1.2
-LATER_QUERIES = ("Xid 79", "etcd overload", "checkpoint storage full")
+# Run i asks QUERIES[i % 4] first and the other three later, so over the runs the first and the
+# later searches are the same mix of queries (a broad one costs more than a narrow one).
+QUERIES = ("NCCL", "Xid 79", "etcd overload", "checkpoint storage full")
 
 
 def _command() -> list[str]:
@@ -38,7 +41,7 @@ def _request(identifier: int, method: str, params: Mapping[str, object]) -> str:
     return json.dumps({"jsonrpc": "2.0", "id": identifier, "method": method, "params": params}) + "\n"
 
 
-def one_run(pause: float) -> tuple[float, ...]:
+def one_run(pause: float, turn: int = 0) -> tuple[float, ...]:
     """Seconds to the initialize answer, then to the list_checks, first and later search answers."""
     started = time.perf_counter()
     with subprocess.Popen(
@@ -59,8 +62,9 @@ def one_run(pause: float) -> tuple[float, ...]:
         process.stdin.flush()
         process.stdout.readline()
         time.sleep(pause)
-        calls = [("list_checks", {}), ("search_incidents", {"query": "NCCL"})]
-        calls += [("search_incidents", {"query": query}) for query in LATER_QUERIES]
+        order = QUERIES[turn % len(QUERIES) :] + QUERIES[: turn % len(QUERIES)]
+        calls: list[tuple[str, dict[str, str]]] = [("list_checks", {})]
+        calls += [("search_incidents", {"query": query}) for query in order]
         timings = []
         for identifier, (name, arguments) in enumerate(calls, start=3):
             begun = time.perf_counter()
@@ -79,7 +83,7 @@ def main() -> None:
     parser.add_argument("--pause", type=float, default=1.0, help="seconds between tools/list and the calls")
     args = parser.parse_args()
     one_run(args.pause)  # warm the OS file cache and the library index, as a second session would find them
-    results = [one_run(args.pause) for _ in range(args.runs)]
+    results = [one_run(args.pause, turn) for turn in range(args.runs)]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"`kubegap mcp`, {args.runs} runs, {args.pause:g} s pause, {os.cpu_count()} CPUs, load {load:.2f}\n"

@@ -68,12 +68,17 @@ FacetFilter = Annotated[
 
 
 def _warm_up() -> None:
-    """What the first tool calls would do: the tools' imports and argument models, the library index."""
+    """What the first tool calls would do: the tools' imports and argument models, the library index and
+    a first search."""
     ensure_backends()
     mcp_arguments.prepare()
-    from kubegap.agents.mcp_library import library
+    from kubegap.agents.mcp_library import search_incidents
+    from kubegap.agents.mcp_redaction import redact_wire
 
-    library()
+    # One search down the tool's whole path (library, result model, links, redaction): what is
+    # imported or built on first use is then ready for the host's first call.
+    found = search_incidents("GPU memory", {}, "en", 1)
+    redact_wire(found.model_dump(by_alias=True, mode="json", exclude_none=True))
 
 
 server: MCPServer = MCPServer(
