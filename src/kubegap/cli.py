@@ -9,11 +9,12 @@ from __future__ import annotations
 import importlib
 import re
 import sys
+from gettext import gettext
 
 import click
 
 from kubegap import __version__
-from kubegap.cli_help import apply_language, walk
+from kubegap.cli_help import apply_language, korean_text, walk
 from kubegap.cli_support import resolve_lang
 from kubegap.errors import KubegapError
 from kubegap.knowledge.citations import CHECK_CITATIONS, Citation
@@ -36,9 +37,47 @@ _SUBCOMMANDS: dict[str, str] = {
 }
 
 
+# The first paragraph of each subcommand's help, for the list `kubegap --help` prints, so that list
+# imports none of them (importing every subcommand took seconds: the checker, the web app, the MCP
+# SDK). tests/cli/test_cli_startup.py fails when one drifts from the command's own docstring.
+_SUMMARIES: dict[str, str] = {
+    "agent": "Set up coding agents (Claude Code, Codex) to use kubegap.",
+    "checks": "List and describe the checks.",
+    "errors": "The error-signature catalog: Xid codes, NCCL, CUDA/NVML, Kubernetes and etcd messages.",
+    "exporter": "Serve /metrics for Prometheus: per cluster and check, the status, findings and scan health.",
+    "facets": "Every facet with its terms (children under parents) and how many incidents each has.",
+    "incidents": "Browse and search the incident library.",
+    "knowledge": "Validate and describe the knowledge base (taxonomy, incidents, fleet studies).",
+    "mcp": "Run the read-only MCP server on stdio (for Claude Code, Codex and other MCP hosts).",
+    "rbac": "Print the read-only ClusterRole kubegap needs (get and list, never Secrets).",
+    "scan": "Scan a cluster (live, --snapshot, --manifests or --demo) for the gaps behind public incidents.",
+    "serve": "Browse the Incident Library and a read-only report on your cluster (Korean and English).",
+    "snapshot": "Read the live cluster once into a kubegap snapshot file, to scan later or elsewhere.",
+}
+
+
 class _LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(_SUBCOMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list, as click prints it, from the summaries above: no subcommand is imported."""
+        names = self.list_commands(ctx)
+        if any(name not in _SUMMARIES for name in names):  # a command without a summary: ask them all
+            super().format_commands(ctx, formatter)
+            return
+        lang = _help_lang or resolve_lang(ctx.find_root().params.get("lang"))
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            korean = korean_text(name) if lang == "ko" else None
+            if korean:
+                rows.append((name, korean.split("\n\n", 1)[0].strip()))
+            else:
+                summary = click.Command(name, help=_SUMMARIES[name])  # click's own shortening
+                rows.append((name, summary.get_short_help_str(limit)))
+        with formatter.section(gettext("Commands")):
+            formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = _SUBCOMMANDS.get(cmd_name)

@@ -90,6 +90,7 @@ _KO: dict[str, str] = {
     "incidents list --width": "표의 너비(기본값: 터미널 너비. 파이프로 보내면 표 대신 사례마다 한 줄).",
     "incidents show": "사례 하나: 아홉 개 항목, 태그, 영향, 오류 시그니처, 출처.",
     "incidents similar": "이 사례와 태그나 오류 시그니처를 공유하는 사례와, 무엇을 공유하는지.",
+    "incidents index": "검색 색인을 지금 만들어 둡니다(`make run`이 한 번 해 두고, 없으면 검색이 만듭니다).",
     "knowledge": "지식 베이스(분류 체계, 사례, 플릿 연구)를 검증하고 설명합니다.",
     "knowledge schema": "레코드 종류 하나의 JSON 스키마를 출력합니다(편집기와 다른 도구용).",
     "knowledge validate": (

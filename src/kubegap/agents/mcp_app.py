@@ -25,6 +25,7 @@ from kubegap import __version__
 from kubegap.agents import mcp_arguments
 from kubegap.agents.mcp_arguments import BoundedToolsMiddleware
 from kubegap.agents.mcp_redaction import RedactingMiddleware
+from kubegap.agents.mcp_warmup import WarmUpMiddleware
 from kubegap.errors import KubegapError
 
 logger = logging.getLogger("kubegap.mcp")
@@ -67,13 +68,28 @@ FacetFilter = Annotated[
     list[Identifier] | None, Field(max_length=20, description="term ids; several are OR-ed")
 ]
 
+
+def _warm_up() -> None:
+    """What the first tool calls would do: the tools' imports and argument models, the library index and
+    a first search."""
+    ensure_backends()
+    mcp_arguments.prepare()
+    from kubegap.agents.mcp_library import search_incidents
+    from kubegap.agents.mcp_redaction import redact_wire
+
+    # One search down the tool's whole path (library, result model, links, redaction): what is
+    # imported or built on first use is then ready for the host's first call.
+    found = search_incidents("GPU memory", {}, "en", 1)
+    redact_wire(found.model_dump(by_alias=True, mode="json", exclude_none=True))
+
+
 server: MCPServer = MCPServer(
     "kubegap",
     title="kubegap",
     version=__version__,
     instructions=INSTRUCTIONS,
     log_level="WARNING",
-    middleware=[RedactingMiddleware(), BoundedToolsMiddleware()],
+    middleware=[RedactingMiddleware(), BoundedToolsMiddleware(), WarmUpMiddleware(_warm_up)],
 )
 
 _Params = ParamSpec("_Params")

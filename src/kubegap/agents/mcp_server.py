@@ -330,9 +330,10 @@ def serve_stdio() -> None:
     logs to stderr (warnings and worse), live scans run without a progress bar, and while serving the
     SDK points file descriptor 1 at stderr so even a stray print cannot corrupt the protocol.
 
-    Nothing is preloaded: the library index opens on the first library tool call (about 0.1 s), and
-    the Korean analyser (Kiwi, about a second, holding the interpreter while it loads) only when a
-    query has a Korean word that neither the corpus nor the per-user word cache knows (see
-    library/word_cache.py). A background warm-up was measured and made `initialize` slower (its
-    imports compete with the SDK's) for no gain on the first search."""
+    Nothing is preloaded before `initialize` is answered: a warm-up at import was measured and made
+    `initialize` slower (its imports compete with the SDK's). Once the host confirms the handshake,
+    the tools' imports and the library index load in a daemon thread (`mcp_warmup.py`), so the first
+    search costs what a later one does. The Korean analyser (Kiwi, about a second, holding the
+    interpreter while it loads) loads only when a query has a Korean word that neither the corpus
+    nor the per-user word cache knows (see library/word_cache.py)."""
     server.run("stdio")

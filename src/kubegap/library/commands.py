@@ -1,4 +1,4 @@
-"""`kubegap incidents list|show|similar` and `kubegap facets`: the library in a terminal, or as JSON.
+"""`kubegap incidents list|show|similar|index` and `kubegap facets`: the library in a terminal, or as JSON.
 
 The knowledge folder is $KUBEGAP_KNOWLEDGE (default: the bundled one) and the index lives where
 `Library.open` puts it ($KUBEGAP_DB or the user cache). Facet values are checked strictly: an unknown
@@ -164,6 +164,25 @@ def similar(incident_id: str, limit: int, lang: str, as_json: bool) -> None:
             render.console().print(render.similar_list(found, lang.lower()))
         else:
             click.echo(render.similar_lines(found, lang.lower()))
+
+
+@incidents.command("index")
+@_lang_option
+def build_index(lang: str) -> None:
+    """Build the search index now and keep it (`make run` does this once; any search would too)."""
+    library = Library.open()
+    where = library.location
+    if where == ":memory:":
+        shown = message("메모리(저장할 곳에 쓸 수 없음)", "memory (the cache folder cannot be written)")
+        where = shown.render(lang.lower())
+    click.echo(
+        message(
+            "검색 색인 준비 완료: 사례 {count}건, {where}",
+            "search index ready: {count} incidents, {where}",
+            count=library.incident_count,
+            where=where,
+        ).render(lang.lower())
+    )
 
 
 @click.command()
