@@ -240,6 +240,17 @@ def test_more_secret_names(name: str, secret: bool) -> None:
     assert is_secret_name(name) is secret
 
 
+def test_only_strings_without_a_secret_are_remembered() -> None:
+    """Short strings are remembered to save time on repeated keys and names; a secret never is."""
+    from kubegap import redaction
+
+    token = "ghp_" + "Zq7" * 12
+    assert redact_text(f"token {token}") == f"token {REDACTED}"
+    assert redact_text(f"token {token}") == f"token {REDACTED}"  # the second answer is not a kept one
+    assert not any(token in text for text, _ in redaction._CLEAN)
+    assert redact_text("containers") == "containers" and ("containers", True) in redaction._CLEAN
+
+
 def test_every_word_or_glued_row_starts_with_a_literal_character() -> None:
     """What keeps the token scan fast: the engine skips to the next possible first character."""
     for row in TOKEN_FORMATS:

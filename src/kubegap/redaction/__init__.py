@@ -70,11 +70,36 @@ def truncate(text: str, limit: int = TRUNCATE_AT) -> str:
 
 
 def _redact_shapes(text: str, random_strings: bool, depth: int = 0) -> str:
+    if depth or len(text) > _SHORT:
+        return _redact_passes(text, random_strings, depth)
+    key = (text, random_strings)
+    if key in _CLEAN:
+        return text
+    shown = _redact_passes(text, random_strings, depth)
+    if shown == text:
+        if len(_CLEAN) >= _CLEAN_SIZE:
+            _CLEAN.clear()
+        _CLEAN.add(key)
+    return shown
+
+
+# Reports repeat the same short strings (keys, names, kinds) thousands of times. Those that hold no
+# secret are remembered, so the next one costs a set lookup; a string that held one is never kept.
+_SHORT = 256
+_CLEAN_SIZE = 16_384
+_CLEAN: set[tuple[str, bool]] = set()
+
+
+def _redact_passes(text: str, random_strings: bool, depth: int) -> str:
     text = redact_tokens(text)
-    text = redact_encoded(text, lambda decoded, level: _redact_shapes(decoded, random_strings, level), depth)
+    if len(text) >= 16:
+        text = redact_encoded(
+            text, lambda decoded, level: _redact_shapes(decoded, random_strings, level), depth
+        )
     text = redact_command_lines(text)
-    text = redact_named_assignments(text)
-    return redact_random(text) if random_strings else text
+    if "=" in text or ":" in text or "-" in text:
+        text = redact_named_assignments(text)
+    return redact_random(text) if random_strings and len(text) >= 32 else text
 
 
 def redact_text(text: str, *, limit: int = TRUNCATE_AT, random_strings: bool = True) -> str:

@@ -226,7 +226,8 @@ def _quoted_command(match: re.Match[str]) -> str:
 def redact_command_lines(text: str, quoted: bool = False) -> str:
     """Free text with every command-line and credential-file secret replaced; a quoted command
     (`sh -c "curl -u a:b ..."`) is read inside its quotes too."""
-    text = _PGPASS.sub(_pgpass, text)
+    if text.count(":") >= 4:
+        text = _PGPASS.sub(_pgpass, text)
     if "password" in text:
         text = _NETRC.sub(lambda m: m.group(0)[: m.start("secret") - m.start()] + REDACTED, text)
     if not _ANY_PROGRAM.search(text):

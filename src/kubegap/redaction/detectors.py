@@ -128,9 +128,11 @@ def redact_tokens(text: str) -> str:
         position = end
     parts.append(text[position:])
     text = "".join(parts)
-    text = AUTHORIZATION.sub(CONTEXT_FORMATS[0].replacement, text)
-    text = URL_PASSWORD.sub(CONTEXT_FORMATS[1].replacement, text)
-    return GO_DSN.sub(CONTEXT_FORMATS[2].replacement, text)
+    if " " in text or "\t" in text:
+        text = AUTHORIZATION.sub(CONTEXT_FORMATS[0].replacement, text)
+    if "://" in text:
+        text = URL_PASSWORD.sub(CONTEXT_FORMATS[1].replacement, text)
+    return GO_DSN.sub(CONTEXT_FORMATS[2].replacement, text) if "@" in text else text
 
 
 def all_patterns() -> dict[str, re.Pattern[str]]:
