@@ -8,6 +8,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+import yaml
 from engine_helpers import INCIDENT, make_check, make_meta, node, snapshot_of
 
 from kubegap.checker.finding import Finding, ObjectRef, Severity, Status
@@ -167,3 +168,62 @@ def test_real_world_manifests_render_valid_reports_with_the_shipped_checks(share
     ]
     for fmt in ("table", "markdown"):
         assert render(report, fmt, "ko").strip()
+
+
+_HUGE_DNS = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: coredns, namespace: kube-system}
+spec:
+  replicas: REPLICAS
+  template:
+    metadata: {labels: {k8s-app: kube-dns}}
+    spec: {containers: [{name: coredns, image: registry.k8s.io/coredns/coredns:v1.11.1}]}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: other, namespace: kube-system}
+spec: {minAvailable: 1, selector: {matchLabels: {app: other}}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("written", "value"),
+    [("0x1ffffffffffffffffffff", 0x1FFFFFFFFFFFFFFFFFFFF), ("1_180_591_620_717_411_303_424", 2**70)],
+)
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_integers_past_64_bits_are_written_exactly_not_a_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], written: str, value: int, fmt: str
+) -> None:
+    """YAML hex or underscores (and snapshots, live bodies) can hold any integer; orjson writes 64 bits."""
+    from kubegap.cli import main
+
+    manifest = tmp_path / "dns.yaml"
+    manifest.write_text(_HUGE_DNS.replace("REPLICAS", written))
+    with pytest.raises(SystemExit) as exited:
+        main(["scan", str(manifest), "-f", fmt, "--check", "coredns-redundancy", "--fail-on", "never"])
+    captured = capsys.readouterr()
+    assert exited.value.code == 0, captured.err
+    document = json.loads(captured.out)
+    if fmt == "json":
+        evidence = [finding["evidence"] for finding in document["findings"]]
+    else:
+        evidence = [result["properties"]["evidence"] for result in document["runs"][0]["results"]]
+    assert {"replicas": str(value), "pdb": False} in evidence  # the exact value, as its digits
+
+
+def test_a_snapshot_integer_past_64_bits_renders_in_every_format(tmp_path: Path) -> None:
+    from kubegap.checker.scanning import ScanRequest, run_scan
+
+    snapshot = {
+        "apiVersion": "kubegap.io/v1",
+        "kind": "Snapshot",
+        "coverage": {"apps/Deployment": "read", "policy/PodDisruptionBudget": "read"},
+        "items": list(yaml.safe_load_all(_HUGE_DNS.replace("REPLICAS", str(-(2**80))))),
+    }
+    path = tmp_path / "cluster.json"
+    path.write_text(json.dumps(snapshot))
+    report = run_scan(ScanRequest(snapshot_paths=[str(path)], check_ids=["coredns-redundancy"]))
+    for fmt in FORMATS:
+        assert render(report, fmt), fmt
+    assert json.loads(render(report, "json"))["findings"][0]["evidence"]["replicas"] == str(-(2**80))

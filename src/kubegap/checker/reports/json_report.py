@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from kubegap.checker.finding import Finding
 from kubegap.checker.reports._common import cited_incidents, link_base, report_lang
+from kubegap.checker.reports.json_text import dumps
 from kubegap.checker.scan_report import CheckSummary, ScanReport
 from kubegap.redaction import redact_value
 
@@ -120,5 +119,4 @@ def report_document(
 
 
 def render_json(report: ScanReport, lang: str | None = "en", base_url: str | None = None) -> str:
-    document = report_document(report, lang, base_url)
-    return orjson.dumps(document, option=orjson.OPT_INDENT_2, default=str).decode() + "\n"
+    return dumps(report_document(report, lang, base_url))

@@ -11,13 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from kubegap.bilingual import render_any
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.finding import Finding, Severity, Status
 from kubegap.checker.reports._common import cited_incidents, link_base, report_lang
 from kubegap.checker.reports.escaping import sarif_text
+from kubegap.checker.reports.json_text import dumps
 from kubegap.checker.scan_report import ScanReport
 from kubegap.redaction import redact_value
 from kubegap.text import label
@@ -152,7 +151,4 @@ def sarif_document(
 
 
 def render_sarif(report: ScanReport, lang: str | None = "en", base_url: str | None = None) -> str:
-    return (
-        orjson.dumps(sarif_document(report, lang, base_url), option=orjson.OPT_INDENT_2, default=str).decode()
-        + "\n"
-    )
+    return dumps(sarif_document(report, lang, base_url))
