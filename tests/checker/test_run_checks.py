@@ -163,12 +163,10 @@ def test_selecting_checks_by_id_and_coverage_table() -> None:
 
 def test_manifest_locations_are_attached_to_findings() -> None:
     snapshot = snapshot_of(node("a", gap=True), mode="manifests")
-    snapshot.locations[("Node", "", "a")] = ("deploy/nodes.yaml", 7)
+    snapshot.locations[("Node", "", "a")] = ("deploy/nodes.yaml", 7, 2)
     report = run_checks(snapshot, checks=[make_check(make_meta())])
-    assert (report.findings[0].object.source_file, report.findings[0].object.source_line) == (
-        "deploy/nodes.yaml",
-        7,
-    )
+    found = report.findings[0].object
+    assert (found.source_file, found.source_line, found.source_document) == ("deploy/nodes.yaml", 7, 2)
 
 
 def test_report_carries_source_fields() -> None:

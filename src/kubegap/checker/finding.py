@@ -39,6 +39,7 @@ class ObjectRef:
     api_version: str = ""
     source_file: str = ""  # manifests mode: the file the object came from, for SARIF locations
     source_line: int = 0
+    source_document: int = 0  # manifests mode: which document of the file (1-based), 0 unknown
 
     def display(self) -> str:
         where = f"{self.namespace}/" if self.namespace else ""

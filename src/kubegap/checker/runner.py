@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from kubegap import __version__
 from kubegap.checker.exemptions import ExemptionSet, apply_exemptions
-from kubegap.checker.finding import CLUSTER, Finding, ObjectRef, Status
+from kubegap.checker.finding import CLUSTER, Finding, Status
 from kubegap.checker.registry import CheckModule, select_checks
 from kubegap.checker.scan_report import CoverageRow, ScanReport, finding_sort_key, summarize
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot, kind_key
@@ -101,7 +101,7 @@ def _locate(findings: list[Finding], snapshot: Snapshot) -> list[Finding]:
             keys.append((ref.kind, ref.namespace, ref.name))
             place = next((snapshot.locations[key] for key in keys if key in snapshot.locations), None)
             if place is not None:
-                moved = ObjectRef(ref.kind, ref.name, ref.namespace, ref.api_version, place[0], place[1])
+                moved = replace(ref, source_file=place[0], source_line=place[1], source_document=place[2])
                 finding = replace(finding, object=moved)
         located.append(finding)
     return located

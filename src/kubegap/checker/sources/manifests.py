@@ -56,7 +56,7 @@ def load_manifests(paths: Sequence[str | Path]) -> Snapshot:
             if not isinstance(data, dict) or "kind" not in data or _is_tool_document(data):
                 not_objects[str(document.path)] = not_objects.get(str(document.path), 0) + 1
                 continue
-            intake.add(data, document.path, document.line)
+            intake.add(data, document.path, document.line, document.index)
     if not_objects:
         snapshot.notes.append(notes.not_objects(sum(not_objects.values()), not_objects))
     for problem in unparsable[:20]:
