@@ -110,6 +110,10 @@ _KO: dict[str, str] = {
     "scan --width": "표의 열 수(기본값: 터미널 너비).",
     "scan --output": "보고서를 파일에 씁니다.",
     "scan --fail-on": "이 심각도 이상의 열린 실패가 있으면 1로 끝납니다.",
+    "scan --all": (
+        "표와 plain 형식에서 실패만이 아니라 모든 점검과 결과(통과, 해당 없음, 판단 불가), 고치는 법, "
+        "사례, 읽은 범위까지 보여 줍니다."
+    ),
     "scan --status": "이 상태만 보여 줍니다.",
     "scan --min-severity": "이 심각도 이상만 보여 줍니다.",
     "scan --no-annotation-exemptions": "kubegap.io/ignore 어노테이션을 무시합니다.",

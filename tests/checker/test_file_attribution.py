@@ -7,10 +7,12 @@ at two places, not one result twice or both at the first file.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from kubegap.checker.reports import render
 from kubegap.checker.scan_report import ScanReport
 from kubegap.checker.scanning import ScanRequest, run_scan
 
@@ -50,3 +52,39 @@ def test_each_finding_keeps_its_own_file_line_and_document(report: ScanReport) -
         if f.status.value == "fail"
     )
     assert places == [("a.yaml", 1, 1), ("b.yaml", 6, 2)]
+
+
+def test_json_names_both_places(report: ScanReport) -> None:
+    document = json.loads(render(report, "json"))
+    objects = [f["object"] for f in document["findings"] if f["status"] == "fail"]
+    assert sorted((o["file"], o["line"], o["document"]) for o in objects) == [
+        ("a.yaml", 1, 1),
+        ("b.yaml", 6, 2),
+    ]
+
+
+def test_sarif_gives_two_results_at_two_places_and_no_duplicates(report: ScanReport) -> None:
+    results = json.loads(render(report, "sarif"))["runs"][0]["results"]
+    places = [
+        (
+            r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            r["locations"][0]["physicalLocation"]["region"]["startLine"],
+        )
+        for r in results
+    ]
+    assert sorted(places) == [("a.yaml", 1), ("b.yaml", 6)]
+    fingerprints = [json.dumps(r["partialFingerprints"], sort_keys=True) for r in results]
+    assert len(set(fingerprints)) == len(results)  # code scanning keeps them apart
+
+
+def test_a_fail_said_twice_is_one_sarif_result(report: ScanReport) -> None:
+    from dataclasses import replace
+
+    doubled = replace(report, findings=[*report.findings, *report.findings])
+    assert len(json.loads(render(doubled, "sarif"))["runs"][0]["results"]) == 2
+
+
+@pytest.mark.parametrize("fmt", ["table", "plain", "markdown", "tsv"])
+def test_text_formats_show_each_place(report: ScanReport, fmt: str) -> None:
+    output = render(report, fmt)
+    assert "a.yaml:1" in output and "b.yaml:6" in output, output

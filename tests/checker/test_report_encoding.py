@@ -123,6 +123,19 @@ def test_the_terminal_gets_no_control_bytes_and_no_markup(color: bool) -> None:
     assert "[bold red]markup[/]" in output  # a name's brackets are text, not rich markup
 
 
+@pytest.mark.parametrize("fmt", ["table", "plain", "tsv", "markdown"])
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_no_text_format_lets_a_name_forge_a_line_or_steer_the_terminal(fmt: str, lang: str) -> None:
+    """A newline, CR or ESC in a name is shown as an escape: no line of output starts a fake verdict."""
+    output = render(_report(), fmt, lang)
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]", output)
+    for line in output.splitlines():
+        assert not re.match(r"[\\s|│┃]*(\\S+\\s+)?fail\\s+critical\\s+forged", line), line
+    assert "x\\nfail" in output  # the newline is shown as an escape, not dropped or obeyed
+    if fmt != "table":  # the table may fold a long name; elsewhere it is whole
+        assert f"x\\nfail  critical  {FORGED}" in output
+
+
 @pytest.mark.parametrize("fmt", ["json", "sarif"])
 def test_json_formats_escape_what_a_terminal_or_bidi_viewer_would_act_on(fmt: str) -> None:
     output = render(_report(), fmt)

@@ -63,7 +63,20 @@ def test_json_validates_against_the_published_schema_and_keeps_exemptions() -> N
     document = json.loads(render(report, "json", "ko", "https://library.example"))
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
     jsonschema.validate(document, SCHEMA, cls=jsonschema.Draft202012Validator)
-    assert document["schemaVersion"] == "1.2" and document["lang"] == "ko"
+    assert document["schemaVersion"] == "1.3" and document["lang"] == "ko"
+    summary = document["summary"]
+    assert summary["checkCounts"] == {
+        "fail": 2,
+        "unknown": 1,
+        "pass": 0,
+        "not-applicable": 0,
+        "out-of-reach": 0,
+    }
+    assert sum(summary["checkCounts"].values()) == summary["checks"] == 3  # one unit: checks
+    assert [(group["cause"], group["checks"]) for group in summary["unknownGroups"]] == [
+        ("forbidden", ["blocked"])
+    ]
+    assert "kubegap rbac" in summary["unknownGroups"][0]["message"]
     assert document["scan"]["mode"] == "manifests"
     leaky = next(f for f in document["findings"] if f["checkId"] == "leaky" and f["status"] == "fail")
     assert leaky["exemptedBy"].startswith("exemption") and leaky["object"]["file"] == "deploy/train.yaml"
@@ -118,16 +131,19 @@ def test_sarif_marks_exempted_fails_as_suppressed() -> None:
 def test_markdown_has_counts_gaps_fixes_incidents_unknowns_and_coverage() -> None:
     output = render(_report(), "markdown")
     assert output.startswith("## kubegap scan")
-    assert "**2** fail" in output and "### Gaps found" in output and "`leaky`" in output
+    assert "**3 checks: 2 with a gap, 1 unknown, 0 passed, 0 not applicable**" in output  # in checks
+    assert "Findings: 2 gaps, 0 exempted, 2 unknown, 1 pass, 0 not applicable" in output  # in findings
+    assert "### Gaps found" in output and "`leaky`" in output
+    assert "`deploy/train.yaml:4`" in output  # where the object is defined
     assert "Fix leaky like this" in output and "127.0.0.1" not in output  # no server configured: sources
     linked = render(_report(), "markdown", base_url="https://library.example")
     assert f"https://library.example/en/incidents/{INCIDENT}" in linked
-    assert "### Could not decide" in output and "not-decidable" in output
+    assert "<summary>Could not decide</summary>" in output and "not-decidable" in output
     assert "403 Forbidden" in output and "skipped 1 object(s) with no kind" in output
 
 
 def test_table_shows_checks_findings_coverage_and_summary_in_both_languages() -> None:
-    english = render(_report(), "table", "en")
+    english = render(_report(), "table", "en", full=True)
     for expected in (
         "Checks",
         "leaky",
@@ -135,10 +151,14 @@ def test_table_shows_checks_findings_coverage_and_summary_in_both_languages() ->
         "Coverage:",
         "apps/DaemonSet",
         "forbidden",
-        "Summary:",
+        "3 checks: 2 with a gap, 1 unknown",
+        "Node/gpu-b",  # --all lists passes too
     ):
         assert expected in english, expected
-    assert "Node/gpu-a" in english and "Node/gpu-b" not in english  # passes are counted, not listed
+    compact = render(_report(), "table", "en")
+    assert "Node/gpu-a" in compact and "Node/gpu-b" not in compact  # passes are counted, not listed
+    assert "Fix leaky like this" not in compact and "Coverage:" not in compact
+    assert "1 check unknown: reading DaemonSet was refused (403)" in " ".join(compact.split())
     korean = render(_report(), "table", "ko")
     assert "틈 발견" in korean and "Title of leaky (ko)" in korean
     colored = render(_report(), "table", "en", color=True)

@@ -58,7 +58,8 @@ def test_exit_codes(
 ) -> None:
     code, out, err = _run(["scan", "--snapshot", str(_snapshot_file(tmp_path, gap=gap)), *extra], capsys)
     assert code == expected, err
-    assert "Summary:" in out
+    checked = 1 if "--check" in extra else 2
+    assert f"{checked} check" in out and "Findings:" in out  # the summary, in checks and in findings
 
 
 @pytest.mark.usefixtures("fake_checks")

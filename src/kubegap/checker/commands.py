@@ -180,6 +180,13 @@ def _write(text: str, output: str | None) -> None:
 )
 @click.option("--check", "check_ids", multiple=True, help="Run only this check (repeatable).")
 @click.option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    help="Table and plain: show every check and finding (passes, not applicable, unknowns), fixes, "
+    "incidents and coverage, not only the fails.",
+)
+@click.option(
     "--status", "statuses", multiple=True, type=click.Choice(_STATUSES), help="Show only these statuses."
 )
 @click.option("--min-severity", type=click.Choice(_SEVERITIES), help="Show only findings at or above.")
@@ -206,6 +213,7 @@ def scan(
     output: str | None,
     fail_on: str,
     check_ids: tuple[str, ...],
+    show_all: bool,
     statuses: tuple[str, ...],
     min_severity: str | None,
     lang: str,
@@ -268,7 +276,8 @@ def scan(
         raise click.exceptions.Exit(fleet_report.exit_code(threshold))
     report = run_scan(request)
     shown = report.filtered(statuses or None, Severity(min_severity) if min_severity else None)
-    _write(render(shown, chosen, lang, library_url, color=color, width=columns), output)
+    full = show_all or bool(statuses)  # asking for statuses asks to see those findings listed
+    _write(render(shown, chosen, lang, library_url, color=color, width=columns, full=full), output)
     raise click.exceptions.Exit(report.exit_code(threshold, skipped_ok=skip_unreadable))
 
 

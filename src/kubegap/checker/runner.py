@@ -111,8 +111,21 @@ def _in_namespaces(finding: Finding, namespaces: frozenset[str]) -> bool:
     return not finding.object.namespace or finding.object.namespace in namespaces
 
 
-def coverage_table(snapshot: Snapshot, checks: Sequence[CheckModule]) -> list[CoverageRow]:
-    """Every kind the checks wanted or the source reported, with its status and object count."""
+def coverage_table(
+    snapshot: Snapshot,
+    checks: Sequence[CheckModule],
+    findings: Iterable[Finding] = (),
+    understood: Iterable[str] = (),
+) -> list[CoverageRow]:
+    """Every kind the checks wanted or the source reported, with its status and object count.
+
+    A kind is `checked` when a check declares it (one of `checks`, or of `understood`: the kinds every
+    shipped check reads, so `--check X` does not call the rest unchecked) or a finding is about one of
+    its objects (a check may find pod templates in any CRD); the rest were read but understood by no
+    check.
+    """
+    about = {kind_key(finding.object.api_version, finding.object.kind) for finding in findings}
+    about |= {finding.object.kind for finding in findings} | set(understood)
     needed: dict[str, list[str]] = {}
     optional: dict[str, list[str]] = {}
     for check in checks:
@@ -132,6 +145,7 @@ def coverage_table(snapshot: Snapshot, checks: Sequence[CheckModule]) -> list[Co
                 objects=len(snapshot.of(kind)),
                 needed_by=tuple(needed.get(kind, ())),
                 optional_for=tuple(optional.get(kind, ())),
+                checked=kind in needed or kind in optional or kind in about,
             )
         )
     if "Secret" not in kinds:
@@ -154,6 +168,11 @@ def run_checks(
         wanted = set(check_ids)
         selected = [check for check in selected if check.id in wanted]
     selection = frozenset(namespaces or ())
+    understood = (
+        {kind for check in select_checks(None) for kind in (*check.meta.needs, *check.meta.optional)}
+        if checks is None
+        else set()
+    )
     summaries = []
     findings: list[Finding] = []
     for check in selected:
@@ -171,7 +190,7 @@ def run_checks(
     return ScanReport(
         findings=findings,
         checks=summaries,
-        coverage=coverage_table(snapshot, selected),
+        coverage=coverage_table(snapshot, selected, findings, understood),
         source=snapshot.source,
         mode=snapshot.mode,
         kubegap_version=__version__,

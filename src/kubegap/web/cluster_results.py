@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kubegap.checker.finding import Finding
-from kubegap.checker.reports._common import count_label, evidence_text, one_line
+from kubegap.checker.reports._common import count_label, evidence_text, object_text, one_line
 from kubegap.checker.scan_report import COUNT_KEYS, CheckSummary, ScanReport, finding_sort_key, worst_first
 from kubegap.text import Lang
 from kubegap.web import urls
@@ -120,7 +120,7 @@ def _finding_view(finding: Finding, lang: Lang) -> FindingView:
         status_label=t(f"status.{status}", lang),
         severity=severity,
         severity_label=t(f"severity.{severity}", lang),
-        object=one_line(finding.object.display(), 300),
+        object=object_text(finding.object, 300),
         message=one_line(finding.message_in(lang)),
         evidence=evidence_text(finding),
         reason=finding.reason,

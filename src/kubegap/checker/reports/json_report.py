@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from kubegap.checker.finding import Finding
+from kubegap.checker.report_summary import read_not_checked, tally, unknown_groups
+from kubegap.checker.reports import words
 from kubegap.checker.reports._common import cited_incidents, link_base, report_lang
 from kubegap.checker.reports.json_text import dumps
 from kubegap.checker.scan_report import CheckSummary, ScanReport
@@ -29,6 +31,7 @@ def finding_document(finding: Finding, lang: str = "en") -> dict[str, Any]:
             "apiVersion": ref.api_version,
             "file": ref.source_file,
             "line": ref.source_line,
+            "document": ref.source_document,
         },
         "message": finding.message,
         "messageText": finding.message_in(lang),
@@ -71,6 +74,18 @@ def _unreadable(report: ScanReport, lang: str) -> dict[str, Any]:
     }
 
 
+def _groups(report: ScanReport, lang: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "cause": group.cause,
+            "checks": list(group.checks),
+            "kinds": list(group.kinds),
+            "message": words.group_line(group, report.mode, lang),
+        }
+        for group in unknown_groups(report)
+    ]
+
+
 def report_document(
     report: ScanReport, lang: str | None = "en", base_url: str | None = None
 ) -> dict[str, Any]:
@@ -98,6 +113,11 @@ def report_document(
             "checks": len(report.checks),
             "unreadable": _unreadable(report, lang),
             "skippedFiles": list(report.skipped_files),
+            "checkCounts": tally(report),
+            "unknownGroups": _groups(report, lang),
+            "readNotChecked": [
+                {"kind": row.kind, "objects": row.objects} for row in read_not_checked(report)
+            ],
         },
         "checks": [check_document(summary, lang, base) for summary in report.checks],
         "findings": [finding_document(finding, lang) for finding in report.findings],
@@ -109,6 +129,7 @@ def report_document(
                 "objects": row.objects,
                 "neededBy": list(row.needed_by),
                 "optionalFor": list(row.optional_for),
+                "checked": row.checked,
             }
             for row in report.coverage
         ],
