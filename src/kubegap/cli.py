@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import re
 import sys
+from pathlib import Path
 
 import click
 
@@ -73,7 +74,11 @@ _help_lang: Lang | None = None
     help="Language of every subcommand (default: $KUBEGAP_LANG, else the locale, else en).",
 )
 def cli(lang: str | None) -> None:
-    """Learn from public AI-infrastructure outages; find the same gaps in your cluster, read-only."""
+    """Learn from public AI-infrastructure outages; find the same gaps in your cluster, read-only.
+
+    Exit codes: 0 fine, 1 fails at or above --fail-on (scan), 2 usage or input error, 3 a cluster
+    could not be read (unreachable, refused, timed out).
+    """
 
 
 def _argv_lang(argv: list[str]) -> Lang:
@@ -119,6 +124,11 @@ def _error(text: str, lang: str) -> None:
     click.echo(f"{'오류' if lang == 'ko' else 'Error'}: {text}", err=True)
 
 
+def prog_name(invoked_as: str) -> str:
+    """`kubectl gap` when run as the kubectl plugin (`kubectl-gap` on PATH), else `kubegap`."""
+    return "kubectl gap" if Path(invoked_as).name.split(".")[0] == "kubectl-gap" else "kubegap"
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: every KubegapError becomes one line on stderr and its exit code, never a traceback."""
     global _help_lang
@@ -127,7 +137,8 @@ def main(argv: list[str] | None = None) -> None:
     apply_language(cli, "", lang)
     try:
         # In non-standalone mode click returns the code of a raised `click.exceptions.Exit`.
-        code = cli.main(args=argv, prog_name="kubegap", standalone_mode=False)
+        name = prog_name(sys.argv[0] if sys.argv else "")
+        code = cli.main(args=argv, prog_name=name, standalone_mode=False)
         if isinstance(code, int) and code:
             sys.exit(code)
     except KubegapError as error:

@@ -243,3 +243,15 @@ def test_a_mistyped_command_suggests_the_closest(capsys: pytest.CaptureFixture[s
     assert (
         code == 2 and "No such command 'scna' (did you mean scan, snapshot?)" in err and err.count("\n") == 1
     )
+
+
+def test_kubectl_gap_names_itself_in_help(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run as the kubectl plugin, usage lines say `kubectl gap`, not `kubegap`."""
+    monkeypatch.setattr("sys.argv", ["/usr/local/bin/kubectl-gap", "scan", "--help"])
+    code, out, _ = _run(capsys, "scan", "--help")
+    assert code == 0 and out.startswith("Usage: kubectl gap scan ")
+    monkeypatch.setattr("sys.argv", ["/usr/local/bin/kubegap", "--help"])
+    code, out, _ = _run(capsys, "--help")
+    assert out.startswith("Usage: kubegap ")

@@ -1,7 +1,9 @@
 """`kubegap scan`, `kubegap snapshot`, `kubegap checks` and `kubegap rbac`: wiring over plain functions.
 
-Exit codes of `scan`: 0 when no open fail is at or above --fail-on, 1 when one is, 2 on any error
-(bad input, no cluster, unknown check).
+Exit codes of `scan` (also in its `--help` and the README): 0 when no open fail is at or above --fail-on, 1
+when one is, 2 on a usage or input error (a bad flag, an unknown check, a file that is not YAML or
+holds no Kubernetes object, a folder with files that could not be parsed, a report that cannot be
+written), 3 when the cluster could not be read (unreachable, refused, timed out; in a fleet, any).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from kubegap.text import label
 
 if TYPE_CHECKING:
     from kubegap.checker.live.limits import LiveLimits
+    from kubegap.checker.scan_report import ScanReport
 
 _SEVERITIES = [severity.value for severity in Severity]
 _STATUSES = ["fail", "exempted", "unknown", "pass", "not-applicable"]
@@ -130,6 +133,28 @@ _LIVE_TAIL = [
 ]
 
 
+def _cannot_write(output: str, reason: str) -> InputError:
+    return InputError(
+        message(
+            "{path}: 보고서를 쓸 수 없습니다({reason})",
+            "{path}: cannot write report: {reason}",
+            path=output,
+            reason=reason,
+        )
+    )
+
+
+def _check_writable(output: str | None) -> None:
+    """Refuse `-o` into a folder that does not exist before the scan, not after minutes of reading."""
+    if output is None:
+        return
+    folder = Path(output).parent
+    if not folder.is_dir():
+        raise _cannot_write(output, f"folder {folder} does not exist")
+    if Path(output).is_dir():
+        raise _cannot_write(output, "it is a folder")
+
+
 def _write(text: str, output: str | None) -> None:
     if output is None:
         click.echo(text, nl=False)
@@ -137,14 +162,19 @@ def _write(text: str, output: str | None) -> None:
     try:
         Path(output).write_text(text, encoding="utf-8")
     except OSError as error:
-        raise InputError(
-            message(
-                "{path}: 보고서를 쓸 수 없습니다({reason})",
-                "{path}: cannot write report: {reason}",
-                path=output,
-                reason=str(error.strerror or error),
-            )
-        ) from None
+        raise _cannot_write(output, str(error.strerror or error)) from None
+
+
+def _nothing_scanned(report: ScanReport, paths: Sequence[str]) -> InputError:
+    where = ", ".join(paths[:3]) + (f" (+{len(paths) - 3})" if len(paths) > 3 else "")
+    return InputError(
+        message(
+            "{where}: Kubernetes 오브젝트가 없어 아무것도 점검하지 않았습니다"
+            "(그래도 통과로 치려면 --skip-unreadable)",
+            "{where}: no Kubernetes object found, nothing was checked (--skip-unreadable accepts such input)",
+            where=where or report.source,
+        )
+    )
 
 
 @click.command()
@@ -196,7 +226,8 @@ def _write(text: str, output: str | None) -> None:
 @click.option(
     "--skip-unreadable",
     is_flag=True,
-    help="Let files in a folder that cannot be parsed be skipped without exit code 2 (they are still named).",
+    help="Let input that cannot be scanned (files in a folder that do not parse, files with no "
+    "Kubernetes object) pass without exit code 2; it is still named in the report.",
 )
 @click.option(
     "--library-url",
@@ -235,10 +266,15 @@ def scan(
     PATHS are manifest files or folders, as with --manifests (so `kubegap scan k8s/*.yaml` and the
     pre-commit hook work). Two or more --context, or --all-contexts, scan a fleet: one report with a
     cluster × check matrix.
+
+    Exit codes: 0 no open fail at or above --fail-on; 1 one or more; 2 usage or input error (bad
+    flag, unknown check, unparsable file, no Kubernetes object in the input, report not writable);
+    3 the cluster could not be read (unreachable, refused, timed out).
     """
     from kubegap.checker.reports import render
     from kubegap.checker.scanning import LiveTarget, ScanRequest, run_scan
 
+    _check_writable(output)
     fleet = all_contexts or len(contexts) > 1
     context = contexts[0] if contexts and not fleet else None
     live = LiveTarget(
@@ -275,6 +311,8 @@ def scan(
         _write(render_fleet(shown_fleet, fleet_format, lang, library_url, color=color), output)
         raise click.exceptions.Exit(fleet_report.exit_code(threshold))
     report = run_scan(request)
+    if report.mode == "manifests" and not report.objects_read and not skip_unreadable:
+        raise _nothing_scanned(report, [*manifest_paths, *paths])
     shown = report.filtered(statuses or None, Severity(min_severity) if min_severity else None)
     full = show_all or bool(statuses)  # asking for statuses asks to see those findings listed
     _write(render(shown, chosen, lang, library_url, color=color, width=columns, full=full), output)

@@ -30,7 +30,7 @@ def test_fleet_json_has_every_cluster_and_a_matrix_that_agrees_with_single_scans
         "scan", "--kubeconfig", str(kubeconfig), "--context", "east", "--context", "west",
         "--context", "gone", "--context", "locked", "--context", "missing", "-f", "json", home=tmp_path,
     )  # fmt: skip
-    assert done.returncode == 2, done.stderr  # not every cluster could be scanned
+    assert done.returncode == 3, done.stderr  # not every cluster could be read
     document = json.loads(done.stdout)
     assert document["kind"] == "FleetReport"
     clusters = {entry["name"]: entry for entry in document["clusters"]}
@@ -96,7 +96,7 @@ def test_markdown_sarif_and_table_show_the_matrix_and_the_cluster_that_was_not_s
     base = ("scan", "--kubeconfig", kubeconfig, "--all-contexts")
 
     markdown = run_kubegap(*base, "-f", "markdown", home=tmp_path)
-    assert markdown.returncode == 2
+    assert markdown.returncode == 3  # a cluster could not be read
     assert "## kubegap fleet scan" in markdown.stdout
     assert "| `prod-a` | scanned |" in markdown.stdout
     assert "| `prod-b` | unreachable |" in markdown.stdout

@@ -43,7 +43,7 @@ from kubegap.checker.live.kubeconfig import (
     resolve_kubeconfig,
 )
 from kubegap.checker.live.request_paths import ReadOnlyViolation, check_path
-from kubegap.errors import ClusterError
+from kubegap.errors import ClusterError, KubeconfigError
 
 __all__ = [
     "ApiError",
@@ -175,7 +175,7 @@ class ReadOnlyClient:
                 client = cls(configuration, **options)
                 client.in_cluster = True
                 return client
-            raise ClusterError(
+            raise KubeconfigError(
                 message(
                     "kubeconfig가 없고(KUBECONFIG가 설정되지 않았고 ~/.kube/config도 없음) 클러스터 안에서 "
                     "실행 중도 아닙니다. `kubegap scan --demo`나 `kubegap scan --snapshot FILE`을 써 보세요.",

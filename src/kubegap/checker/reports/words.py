@@ -158,8 +158,8 @@ def notes_line(notes: Sequence[str], lang: str) -> str:
     if not notes:
         return ""
     first = " ".join(str(notes[0]).split())
-    if len(first) > 90:
-        first = first[:89] + "…"
+    if len(first) > 200:
+        first = first[:199] + "…"
     more = len(notes) - 1
     if lang == "ko":
         rest = f" 외 {more}건" if more else ""
