@@ -34,7 +34,7 @@ CHECK = CheckMeta(
     area="gpu-stack",
     severity=Severity.medium,
     title=text(
-        "GPU 파드의 장치 접근(특권 모드, 호스트 /dev 마운트)",
+        "GPU 파드의 장치 접근(특권 모드, 호스트 /dev/* 마운트)",
         "Device access of GPU pods (privilege, host /dev mounts)",
     ),
     why=text(
