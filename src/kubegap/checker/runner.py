@@ -1,7 +1,9 @@
 """Run checks honestly: a check never runs on data that was not read, and never crashes a scan.
 
 For each check, a needed kind that is not `read` becomes one `unknown` finding saying why (forbidden,
-kind-absent, failed, malformed, partial, not-collected) and the check is skipped. A check that runs
+kind-absent, failed, malformed, partial, not-collected), and of what the check then says only the
+fails that hold whatever that kind contains are kept (`Finding.holds_without`: one CoreDNS replica is
+a gap whatever PodDisruptionBudgets exist). A check that runs
 while one of its optional kinds was unreadable keeps its fails, but its passes and not-applicables
 become `unknown` naming the kind (see `verdicts`): the rule lives here, once, and checks need no code
 for it. A check that raises becomes one `unknown` finding with reason `check-error`. Then exemptions
@@ -72,13 +74,31 @@ def _check_error(check: CheckModule, error: BaseException) -> Finding:
     )
 
 
+def _fails_that_hold(check: CheckModule, snapshot: Snapshot, unread: list[Finding]) -> list[Finding]:
+    """With a needed kind not read, the check still runs; the fails it declares to hold whatever that
+    kind contains (`Finding.holds_without`) are kept beside the unknowns, nothing else is."""
+    missing = {need for need in check.meta.needs if snapshot.status_of(need).status is not Coverage.read}
+    try:
+        found = list(check.run(snapshot))
+    except Exception:
+        return unread
+    kept = [
+        finding
+        for finding in found
+        if isinstance(finding, Finding)
+        and finding.status is Status.failed
+        and missing <= set(finding.holds_without)
+    ]
+    return [*kept, *unread]
+
+
 def run_one(check: CheckModule, snapshot: Snapshot) -> list[Finding]:
     """The findings of one check, with the honesty rules applied; never raises on a check's bug."""
     if snapshot.mode == "manifests" and not check.meta.manifests:
         return [_not_for_manifests(check)]
     unread = _unread_needs(check, snapshot)
     if unread:
-        return unread
+        return _fails_that_hold(check, snapshot, unread)
     try:
         findings = list(check.run(snapshot))
         for finding in findings:
