@@ -114,7 +114,7 @@ def render_markdown(report: ScanReport, lang: str | None = "en", base_url: str |
     failing = [block for block in view.blocks if block.status == "fail"]
     if failing:
         lines += _fixes(failing, lang)
-    unknown = [row for row in rows if row.status == "unknown"]
+    unknown = [row for row in rows if row.status == "unknown" and row.check_id not in view.out_of_reach]
     exempted = [row for row in rows if row.status == "exempted"]
     lines += _tail(view, unknown, exempted)
     return redact_text("\n".join(lines) + "\n", limit=60_000)  # a GitHub comment holds 65,536

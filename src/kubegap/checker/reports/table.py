@@ -144,7 +144,8 @@ def render_table(
         _print_block(console, block, view)
     if full:
         _print_coverage(console, view)
-    console.print()
+    if full or not view.blocks:
+        console.print()  # the default layout goes straight from the fails to the bold summary line
     console.print(f"[bold]{escape(view.checks_line)}[/]")
     console.print(escape(view.findings_line))
     for line in view.groups:

@@ -21,7 +21,13 @@ from dataclasses import dataclass
 from kubegap.bilingual import render_any
 from kubegap.checker.coverage_text import SECRETS_LINE, detail_text, status_label
 from kubegap.checker.finding import Finding, Status
-from kubegap.checker.report_summary import finding_counts, read_not_checked, tally, unknown_groups
+from kubegap.checker.report_summary import (
+    OUT_OF_REACH,
+    finding_counts,
+    read_not_checked,
+    tally,
+    unknown_groups,
+)
 from kubegap.checker.reports import words
 from kubegap.checker.reports._common import (
     cited_incidents,
@@ -108,6 +114,7 @@ class ReportView:
     notes_line: str  # the other notes in one line (default layout)
     notes: tuple[str, ...]  # every note (full layout)
     skipped: tuple[str, ...]  # the notes naming input files that could not be read: always shown whole
+    out_of_reach: frozenset[str]  # checks the input cannot show: said in one group line, not one by one
     coverage_phrase: str
     coverage: tuple[CoverageLine, ...]
     optional_unread: str
@@ -213,6 +220,7 @@ def build_view(
         if by_check.get(summary.check_id)
     )
     coverage, optional_unread = _coverage(report, lang)
+    groups = unknown_groups(report)
     notes = tuple(one_line(render_any(note, lang), 500) for note in report.notes)
     skipped_files = set(report.skipped_files)
     naming = [any(path in str(note) for path in skipped_files) for note in report.notes]
@@ -228,13 +236,17 @@ def build_view(
         blocks=blocks,
         checks_line=words.checks_line(tally(report), report.mode, lang),
         findings_line=words.findings_line(finding_counts(report), lang),
-        groups=tuple(
-            one_line(words.group_line(group, report.mode, lang), 1000) for group in unknown_groups(report)
-        ),
+        groups=tuple(one_line(words.group_line(group, report.mode, lang), 1000) for group in groups),
         read_not_checked=name_text(words.read_not_checked_line(read_not_checked(report), lang), 1000),
         notes_line=one_line(words.notes_line(other_notes, lang), 300),
         notes=notes,
         skipped=tuple(note for note, names in zip(notes, naming, strict=True) if names),
+        out_of_reach=frozenset(
+            name_text(check_id, 120)
+            for group in groups
+            if group.cause == OUT_OF_REACH
+            for check_id in group.checks
+        ),
         coverage_phrase=words.coverage_phrase(report, lang),
         coverage=coverage,
         optional_unread=optional_unread,

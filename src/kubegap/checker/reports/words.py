@@ -14,7 +14,7 @@ from kubegap.bilingual import message
 from kubegap.checker.report_summary import OUT_OF_REACH, UnknownGroup
 from kubegap.checker.scan_report import CoverageRow, ScanReport
 
-_KINDS_NAMED = 4
+_KINDS_NAMED = 3
 _CHECKS_NAMED = 3
 
 # Check buckets in the checks line: (Korean label, English label); Korean puts the count after it.
@@ -43,7 +43,7 @@ def _pick(pair: tuple[str, str], lang: str) -> str:
 
 def _few(names: Sequence[str], limit: int) -> str:
     shown = ", ".join(names[:limit])
-    return shown + (f" (+{len(names) - limit})" if len(names) > limit else "")
+    return shown + (f" +{len(names) - limit}" if len(names) > limit else "")
 
 
 def checks_line(counts: dict[str, int], mode: str, lang: str) -> str:
@@ -85,9 +85,8 @@ def group_line(group: UnknownGroup, mode: str, lang: str) -> str:
     if cause == OUT_OF_REACH and mode == "manifests":
         said = message(
             "{n}는 실제 클러스터나 스냅숏이 있어야 판단합니다(파일에 없는 종류: {kinds}). "
-            "클러스터를 직접 스캔하거나 `kubegap snapshot` 파일을 스캔하세요.",
-            "{n} need{s} a live cluster or snapshot (files hold no {kinds}): scan the cluster, or a "
-            "`kubegap snapshot` file.",
+            "클러스터나 스냅숏을 스캔하세요.",
+            "{n} need{s} a live cluster or snapshot (files hold no {kinds}): scan the cluster or a snapshot.",
             **values,
         )
     elif cause in (OUT_OF_REACH, "not-collected"):
