@@ -61,6 +61,15 @@ def checks_line(counts: dict[str, int], mode: str, lang: str) -> str:
     return f"{total:,} {noun}: " + ", ".join(f"{count:,} {word}" for word, count in parts)
 
 
+def bucket_label(key: str, mode: str, lang: str) -> str:
+    """The label of one check bucket, as the checks line says it ('need a live cluster or snapshot')."""
+    if key == OUT_OF_REACH:
+        return _pick(
+            _OUT_OF_REACH_WORDS.get(mode, ("입력으로 볼 수 없음", "out of reach of this input")), lang
+        )
+    return _pick(_BUCKET_WORDS[key], lang)
+
+
 def findings_line(counts: dict[str, int], lang: str) -> str:
     """'Findings: 3 gaps, 1 exempted, 2 unknown, 7 pass, 12 not applicable' (each object a check judged)."""
     parts = [(_pick(pair, lang), counts.get(key, 0)) for key, pair in _FINDING_WORDS.items()]
