@@ -219,22 +219,26 @@ def test_every_command_follows_the_same_setting(
     assert "높음" in out
 
 
-def test_piped_incident_lists_keep_every_id_whole(capsys: pytest.CaptureFixture[str]) -> None:
+def test_piped_incident_lists_keep_every_id_whole_one_record_per_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     import json
 
     _, data, _ = _run(capsys, "incidents", "list", "--per-page", "50", "--json")
     ids = [hit["id"] for hit in json.loads(data)["hits"]]
     _, out, _ = _run(capsys, "incidents", "list", "--per-page", "50")
     assert not _BOX.search(out)
-    rows = out.splitlines()[1:-1]
-    assert [row.split("  ")[1] for row in rows if not row.startswith("    ")] == ids
+    rows = out.splitlines()[1:-1]  # between the range line and the page line: one incident per line
+    assert [row.split("  ")[1] for row in rows] == ids
+    assert all(re.match(r"\d{4}-\d{2}-\d{2}  \S+  ", row) for row in rows)
+    _, out, _ = _run(capsys, "incidents", "list", "-q", "Watchdog caught collective operation timeout")
+    rows = [row for row in out.splitlines() if re.match(r"\d{4}-\d{2}-\d{2}  ", row)]
+    assert rows and not [row for row in out.splitlines() if row.startswith(" ")]  # no continuation line
+    assert any("  ↳ " in row for row in rows)  # the matched signature sits on the incident's own line
     _, data, _ = _run(capsys, "incidents", "similar", INCIDENT, "--json")
     expected = [item["id"] for item in json.loads(data)]
     _, out, _ = _run(capsys, "incidents", "similar", INCIDENT)
-    assert (
-        expected
-        and [line.split("  ")[0] for line in out.splitlines() if not line.startswith(" ")] == expected
-    )
+    assert expected and [line.split("  ")[0] for line in out.splitlines()] == expected
     assert "…" not in out
 
 
