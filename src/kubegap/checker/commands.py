@@ -307,8 +307,7 @@ def scan(
         shown_fleet = fleet_report.filtered(
             statuses or None, Severity(min_severity) if min_severity else None
         )
-        fleet_format = "table" if chosen in ("plain", "tsv") else chosen  # the matrix is a table
-        _write(render_fleet(shown_fleet, fleet_format, lang, library_url, color=color), output)
+        _write(render_fleet(shown_fleet, chosen, lang, library_url, color=color), output)
         raise click.exceptions.Exit(fleet_report.exit_code(threshold))
     report = run_scan(request)
     if report.mode == "manifests" and not report.objects_read and not skip_unreadable:

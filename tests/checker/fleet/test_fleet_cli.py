@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -148,3 +149,26 @@ def test_serve_and_exporter_refuse_contradicting_flags_in_one_line(tmp_path: Pat
         unknown.returncode == 2 and unknown.stderr.startswith("Error: ") and "no-such-check" in unknown.stderr
     )
     assert unknown.stderr.count("\n") == 1
+
+
+def test_fleet_plain_and_tsv_are_one_line_per_finding_with_the_cluster(
+    fleet: Fleet, gpu_objects: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """`-f plain` and `-f tsv` used to be ignored for a fleet (the boxed matrix came out)."""
+    fleet.add("prod-a", gpu_objects)
+    fleet.add_unreachable("prod-b")
+    base = ("scan", "--kubeconfig", str(fleet.kubeconfig()), "--all-contexts")
+    plain = run_kubegap(*base, "-f", "plain", home=tmp_path)
+    assert plain.returncode == 3 and not re.search("[┏┃│━─]", plain.stdout)
+    lines = plain.stdout.splitlines()
+    assert lines[0].startswith("kubegap fleet scan · 1 of 2 cluster(s) scanned")
+    assert re.match(r"prod-a  scanned  \d+ checks: ", lines[1]) and lines[2].startswith(
+        "prod-b  unreachable  "
+    )
+    fails = [line for line in lines if re.search(r"\bfail", line)]
+    assert fails and all(re.match(r"fail  \w+  [a-z0-9-]+  prod-a  \S+/\S+  ", line) for line in fails)
+    tsv = run_kubegap(*base, "-f", "tsv", home=tmp_path)
+    rows = [line.split("\t") for line in tsv.stdout.splitlines()]
+    assert rows[0][:3] == ["cluster", "check", "status"] and len({len(row) for row in rows}) == 1
+    assert {row[0] for row in rows[1:]} == {"prod-a", "prod-b"}
+    assert [row[2] for row in rows if row[0] == "prod-b"] == ["not-scanned"]

@@ -18,7 +18,7 @@ from kubegap.checker.reports.view import ReportView, Row, build_view, row_of
 from kubegap.checker.scan_report import ScanReport
 from kubegap.text import label
 
-_TSV_COLUMNS = (
+TSV_COLUMNS = (
     "check",
     "status",
     "severity",
@@ -92,7 +92,7 @@ def render_tsv(report: ScanReport, lang: str | None = "en", base_url: str | None
     a value never splits a row.
     """
     lang = report_lang(lang)
-    rows = ["\t".join(_TSV_COLUMNS)]
+    rows = ["\t".join(TSV_COLUMNS)]
     for finding in report.findings:
         row = row_of(finding, lang, evidence_limit=1000)
         values = (
