@@ -68,7 +68,7 @@ def _rows_table(block: CheckBlock, full: bool) -> Table:
     if full:
         table.add_column(overflow="fold", max_width=50)
     for row in block.rows:
-        said = " ".join(part for part in (row.said, row.role, row.location) if part)
+        said = " ".join(part for part in (row.said, row.role, row.place) if part)
         cells = [escape(row.object), escape(said)]
         if full:
             cells = [_status(row.status, row.status_label), *cells, escape(row.evidence)]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from kubegap.bilingual import render_any
 from kubegap.checker.coverage_text import SECRETS_LINE, detail_text, status_label
@@ -60,6 +61,7 @@ class Row:
     check_id: str
     object: str
     location: str  # `file:line` for a manifest object, else ''
+    place: str  # the same, shortened to `name.yaml:line` when every finding is in one file (the table)
     message: str  # in the reader's language, with who exempted a fail
     reason: str  # why an unknown is unknown (forbidden, not-decidable, ...), else ''
     evidence: str
@@ -134,9 +136,12 @@ def finding_message(finding: Finding, lang: str) -> str:
     return text
 
 
-def row_of(finding: Finding, lang: str, evidence_limit: int = 300) -> Row:
+def row_of(finding: Finding, lang: str, evidence_limit: int = 300, *, one_file: bool = False) -> Row:
+    """A finding as a row; `one_file` when all findings share one file, which the table then names short."""
     status = count_key(finding)
     role = role_text(finding)
+    location = location_text(finding)
+    short = PurePath(finding.object.source_file).name if one_file and location else ""
     return Row(
         status=status,
         status_label=count_label(status, lang),
@@ -144,7 +149,8 @@ def row_of(finding: Finding, lang: str, evidence_limit: int = 300) -> Row:
         severity_label=label("severity." + finding.severity.value, lang),
         check_id=name_text(finding.check_id, 120),
         object=object_text(finding.object, 300),
-        location=location_text(finding),
+        location=location,
+        place=name_text(short + location[len(finding.object.source_file) :], 300) if short else location,
         message=one_line(finding_message(finding, lang), 500),
         reason=one_line(finding.reason, 100),
         evidence=evidence_text(finding, evidence_limit, role_apart=True),
@@ -152,7 +158,9 @@ def row_of(finding: Finding, lang: str, evidence_limit: int = 300) -> Row:
     )
 
 
-def _block(summary: CheckSummary, findings: list[Finding], lang: str, base: str, full: bool) -> CheckBlock:
+def _block(
+    summary: CheckSummary, findings: list[Finding], lang: str, base: str, full: bool, one_file: bool
+) -> CheckBlock:
     meta = summary.meta
     shown = findings[:MAX_ROWS_PER_CHECK]
     more = len(findings) - len(shown)
@@ -168,7 +176,7 @@ def _block(summary: CheckSummary, findings: list[Finding], lang: str, base: str,
             Cited(one_line(cited.title, 300), name_text(cited.url, 500))
             for cited in (cited_incidents(meta, lang, base) if full else ())
         ),
-        rows=tuple(row_of(finding, lang) for finding in shown),
+        rows=tuple(row_of(finding, lang, one_file=one_file) for finding in shown),
         more=report_phrase("more-rows", lang, count=more) if more else "",
     )
 
@@ -214,8 +222,9 @@ def build_view(
     for finding in report.findings:
         if full or is_open_fail(finding):
             by_check[finding.check_id].append(finding)
+    files = {finding.object.source_file for finding in report.findings if finding.object.source_file}
     blocks = tuple(
-        _block(summary, by_check[summary.check_id], lang, base, full)
+        _block(summary, by_check[summary.check_id], lang, base, full, len(files) == 1)
         for summary in worst_first(report.checks)
         if by_check.get(summary.check_id)
     )
