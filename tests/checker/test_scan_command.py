@@ -269,6 +269,8 @@ def test_output_into_a_missing_folder_is_refused_before_the_scan(
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err == f"Error: {target}: cannot write report: folder {target.parent} does not exist\n"
     assert not target.parent.exists()
+    code, _, err = _run(["scan", "--snapshot", "x.json", "-o", str(target), "--lang", "ko"], capsys)
+    assert (code, err) == (2, f"오류: {target}: 보고서를 쓸 수 없습니다(없는 폴더: {target.parent})\n")
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])

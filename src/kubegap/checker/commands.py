@@ -133,13 +133,14 @@ _LIVE_TAIL = [
 ]
 
 
-def _cannot_write(output: str, reason: str) -> InputError:
+def _cannot_write(output: str, reason: str, ko_reason: str = "") -> InputError:
     return InputError(
         message(
-            "{path}: 보고서를 쓸 수 없습니다({reason})",
+            "{path}: 보고서를 쓸 수 없습니다({ko_reason})",
             "{path}: cannot write report: {reason}",
             path=output,
             reason=reason,
+            ko_reason=ko_reason or reason,
         )
     )
 
@@ -150,9 +151,9 @@ def _check_writable(output: str | None) -> None:
         return
     folder = Path(output).parent
     if not folder.is_dir():
-        raise _cannot_write(output, f"folder {folder} does not exist")
+        raise _cannot_write(output, f"folder {folder} does not exist", f"없는 폴더: {folder}")
     if Path(output).is_dir():
-        raise _cannot_write(output, "it is a folder")
+        raise _cannot_write(output, "it is a folder", "폴더입니다")
 
 
 def _write(text: str, output: str | None) -> None:
