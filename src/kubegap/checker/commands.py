@@ -12,7 +12,6 @@ import json
 import shutil
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -20,13 +19,12 @@ import click
 from kubegap.bilingual import message
 from kubegap.checker.finding import Severity
 from kubegap.checker.registry import all_checks, get_check, select_checks
+from kubegap.checker.report_output import check_writable, nothing_scanned, write_report
 from kubegap.cli_support import lang_option
-from kubegap.errors import InputError
 from kubegap.text import label
 
 if TYPE_CHECKING:
     from kubegap.checker.live.limits import LiveLimits
-    from kubegap.checker.scan_report import ScanReport
 
 _SEVERITIES = [severity.value for severity in Severity]
 _STATUSES = ["fail", "exempted", "unknown", "pass", "not-applicable"]
@@ -133,51 +131,6 @@ _LIVE_TAIL = [
 ]
 
 
-def _cannot_write(output: str, reason: str, ko_reason: str = "") -> InputError:
-    return InputError(
-        message(
-            "{path}: 보고서를 쓸 수 없습니다({ko_reason})",
-            "{path}: cannot write report: {reason}",
-            path=output,
-            reason=reason,
-            ko_reason=ko_reason or reason,
-        )
-    )
-
-
-def _check_writable(output: str | None) -> None:
-    """Refuse `-o` into a folder that does not exist before the scan, not after minutes of reading."""
-    if output is None:
-        return
-    folder = Path(output).parent
-    if not folder.is_dir():
-        raise _cannot_write(output, f"folder {folder} does not exist", f"없는 폴더: {folder}")
-    if Path(output).is_dir():
-        raise _cannot_write(output, "it is a folder", "폴더입니다")
-
-
-def _write(text: str, output: str | None) -> None:
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise _cannot_write(output, str(error.strerror or error)) from None
-
-
-def _nothing_scanned(report: ScanReport, paths: Sequence[str]) -> InputError:
-    where = ", ".join(paths[:3]) + (f" (+{len(paths) - 3})" if len(paths) > 3 else "")
-    return InputError(
-        message(
-            "{where}: Kubernetes 오브젝트가 없어 아무것도 점검하지 않았습니다"
-            "(그래도 통과로 치려면 --skip-unreadable)",
-            "{where}: no Kubernetes object found, nothing was checked (--skip-unreadable accepts such input)",
-            where=where or report.source,
-        )
-    )
-
-
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option(
@@ -275,7 +228,7 @@ def scan(
     from kubegap.checker.reports import render
     from kubegap.checker.scanning import LiveTarget, ScanRequest, run_scan
 
-    _check_writable(output)
+    check_writable(output)
     fleet = all_contexts or len(contexts) > 1
     context = contexts[0] if contexts and not fleet else None
     live = LiveTarget(
@@ -308,14 +261,14 @@ def scan(
         shown_fleet = fleet_report.filtered(
             statuses or None, Severity(min_severity) if min_severity else None
         )
-        _write(render_fleet(shown_fleet, chosen, lang, library_url, color=color), output)
+        write_report(render_fleet(shown_fleet, chosen, lang, library_url, color=color), output)
         raise click.exceptions.Exit(fleet_report.exit_code(threshold))
     report = run_scan(request)
     if report.mode == "manifests" and not report.objects_read and not skip_unreadable:
-        raise _nothing_scanned(report, [*manifest_paths, *paths])
+        raise nothing_scanned(report, [*manifest_paths, *paths])
     shown = report.filtered(statuses or None, Severity(min_severity) if min_severity else None)
     full = show_all or bool(statuses)  # asking for statuses asks to see those findings listed
-    _write(render(shown, chosen, lang, library_url, color=color, width=columns, full=full), output)
+    write_report(render(shown, chosen, lang, library_url, color=color, width=columns, full=full), output)
     raise click.exceptions.Exit(report.exit_code(threshold, skipped_ok=skip_unreadable))
 
 
