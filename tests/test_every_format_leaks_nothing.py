@@ -240,3 +240,25 @@ def test_no_mcp_tool_or_web_page_leaks(inputs: dict[str, Path]) -> None:
                 outputs[f"web {lang}{suffix}"] = response.text
     assert PROBE in outputs["web en.json"] and PROBE in outputs["mcp get_findings snapshot"]
     _clean(outputs)
+
+
+@pytest.mark.parametrize("offset", [185, 192, 199, 200, 205])
+def test_a_note_cut_to_one_line_is_redacted_before_it_is_cut(offset: int) -> None:
+    """The default layout shows the first note cut short; a token across the cut must still go."""
+    from kubegap.checker.reports import render
+    from kubegap.checker.runner import run_checks
+
+    for seed in PLANTED:
+        snapshot = Snapshot(mode="snapshot", source="test")
+        snapshot.add(
+            {
+                "apiVersion": "v1",
+                "kind": "Pod",
+                "metadata": {"name": "p", "namespace": "ml"},
+                "spec": {"containers": [{"name": "c"}]},
+            }
+        )
+        snapshot.notes.append("n" * (offset - 1) + " " + seed.carrier + " tail")
+        report = run_checks(snapshot, checks=[_probe()])
+        for fmt in ("plain", "table"):
+            assert leaks(render(report, fmt), [seed]) == [], (seed.format, fmt)

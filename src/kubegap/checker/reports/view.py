@@ -42,6 +42,7 @@ from kubegap.checker.reports._common import (
     report_lang,
     role_text,
 )
+from kubegap.checker.reports.escaping import visible
 from kubegap.checker.scan_report import CheckSummary, ScanReport, count_key, is_open_fail, worst_first
 from kubegap.text import label, report_phrase
 
@@ -233,8 +234,11 @@ def build_view(
     notes = tuple(one_line(render_any(note, lang), 500) for note in report.notes)
     skipped_files = set(report.skipped_files)
     naming = [any(path in str(note) for path in skipped_files) for note in report.notes]
+    # each note redacted, then cut (in that order: a token cut first would no longer be recognised)
     other_notes = [
-        render_any(note, lang) for note, names in zip(report.notes, naming, strict=True) if not names
+        one_line(render_any(note, lang), 200)
+        for note, names in zip(report.notes, naming, strict=True)
+        if not names
     ]
     namespaces = ", ".join(name_text(name, 100) for name in report.namespaces)
     return ReportView(
@@ -247,7 +251,7 @@ def build_view(
         findings_line=words.findings_line(finding_counts(report), lang),
         groups=tuple(one_line(words.group_line(group, report.mode, lang), 1000) for group in groups),
         read_not_checked=name_text(words.read_not_checked_line(read_not_checked(report), lang), 1000),
-        notes_line=one_line(words.notes_line(other_notes, lang), 300),
+        notes_line=visible(words.notes_line(other_notes, lang)),
         notes=notes,
         skipped=tuple(note for note, names in zip(notes, naming, strict=True) if names),
         out_of_reach=frozenset(

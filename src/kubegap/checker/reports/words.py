@@ -162,12 +162,14 @@ def read_not_checked_line(rows: Sequence[CoverageRow], lang: str) -> str:
 
 
 def notes_line(notes: Sequence[str], lang: str) -> str:
-    """The notes in one line: how many, and the first, shortened (`--all` lists them)."""
+    """The notes in one line: how many, and the first (`--all` lists them).
+
+    The notes come in already through the chokepoint and cut there (redacted first, then cut: a token
+    cut before redaction would no longer be recognised), so nothing is cut here.
+    """
     if not notes:
         return ""
     first = " ".join(str(notes[0]).split())
-    if len(first) > 200:
-        first = first[:199] + "…"
     more = len(notes) - 1
     if lang == "ko":
         rest = f" 외 {more}건" if more else ""
