@@ -308,10 +308,14 @@ def test_fleet_scan_with_a_dead_and_a_forbidden_cluster_speaks_korean(
         ]
         path = tmp_path / "fleet"
         path.write_text(yaml.safe_dump(config), encoding="utf-8")
-        code, out, err = _run(capsys, "scan", "--kubeconfig", str(path), "--all-contexts", "--timeout", "3")
+        fleet = ("scan", "--kubeconfig", str(path), "--all-contexts", "--timeout", "3")
+        code, out, err = _run(capsys, *fleet, "-f", "table")
         assert code == 3, err  # a cluster could not be read
         assert "스캔 못 함" in out and "연결 불가" in out and "권한 거부" in out, out
         _assert_korean(out, "fleet scan", frozenset({"emulator", "refused", "dead"}))
+        code, out, err = _run(capsys, *fleet)  # piped: one line per cluster, then one per fail
+        assert code == 3 and "연결 불가" in out and "권한 거부" in out, out
+        _assert_korean(out, "fleet scan (plain)", frozenset({"emulator", "refused", "dead"}))
     finally:
         good.stop()
         refusing.stop()

@@ -151,8 +151,8 @@ def test_demo_scan_html_shows_the_json_context(demo_client: TestClient) -> None:
             assert str(escape(finding["message"])) in page
             for item in finding["evidence_items"]:  # key by key, never the one-line `key={...}` text
                 assert (
-                    f"<dt>{escape(item['key'])}</dt>"
-                    + "".join(f"<dd>{escape(value)}</dd>" for value in item["values"])
+                    f"<dt><code>{escape(item['key'])}</code></dt>"
+                    + "".join(f"<dd><code>{escape(value)}</code></dd>" for value in item["values"])
                     in page
                 )
     for check in data["passed"]:

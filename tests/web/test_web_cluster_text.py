@@ -46,8 +46,8 @@ def test_commands_are_code_and_evidence_is_never_a_raw_dict(demo: TestClient, la
     assert "<code>kubegap checks show ID</code>" in page  # the unknown group's way out, as code
     assert not re.search(r"\w=\{", _text(page))  # no `blockers={...}`
     assert re.search(
-        r"<dt>blockers</dt><dd>DaemonSet/gpu-operator/nvidia-dcgm-exporter: untolerated taint "
-        r"dedicated=alignment-team:NoSchedule</dd>",
+        r"<dt><code>blockers</code></dt><dd><code>DaemonSet/gpu-operator/nvidia-dcgm-exporter: "
+        r"untolerated taint dedicated=alignment-team:NoSchedule</code></dd>",
         page,
     )
     if lang == "ko":  # the demo hint names a command in backticks

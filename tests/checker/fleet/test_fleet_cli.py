@@ -112,11 +112,11 @@ def test_markdown_sarif_and_table_show_the_matrix_and_the_cluster_that_was_not_s
     notice = sarif["runs"][1]["invocations"][0]["toolExecutionNotifications"][0]
     assert notice["properties"] == {"cluster": "prod-b", "status": "unreachable"}
 
-    table = run_kubegap(*base, "--lang", "ko", home=tmp_path)
+    table = run_kubegap(*base, "-f", "table", "--lang", "ko", home=tmp_path)  # piped, plain is the default
     assert "kubegap 플릿 스캔 · 클러스터 2개 중 1개 스캔" in table.stdout
     assert "스캔 못 함: prod-b" in table.stdout
     assert "Kubernetes API에 닿지 못했습니다: 연결이 거부됐습니다" in table.stdout
-    english = run_kubegap(*base, "--lang", "en", home=tmp_path).stdout
+    english = run_kubegap(*base, "-f", "table", "--lang", "en", home=tmp_path).stdout
     assert "kubegap fleet scan · 1 of 2 cluster(s) scanned" in english and "Not scanned: prod-b" in english
     assert "연결 불가" in table.stdout and "스캔 못 함" in table.stdout
     assert "Traceback" not in table.stderr
