@@ -17,7 +17,7 @@ CHECK = CheckMeta(
     id="coredns-redundancy",
     area="control-plane",
     severity=Severity.medium,
-    title=text("클러스터 DNS가 단일 장애점임", "Cluster DNS is a single point of failure"),
+    title=text("클러스터 DNS 이중화", "Cluster DNS redundancy"),
     why=text(
         "서비스 디스커버리는 클러스터 DNS를 거칩니다. RebelMouse에서는 보안 패치를 위한 EKS 노드 교체가 "
         "CoreDNS 파드 하나를 내리자 남은 파드가 부하를 받아내지 못해 DNS가 느려지고 시간 초과가 났습니다. "
