@@ -92,6 +92,8 @@ class ClusterScan:
         # Shown in the cluster page's rescan form and required by the POST that starts a scan, so a
         # page on another site (which cannot read ours) cannot start one.
         self.action_token = secrets.token_urlsafe(24)
+        # Keys the opaque ids that stand for context names in URLs (a name can hold a credential).
+        self.link_key = secrets.token_bytes(32)
 
     @classmethod
     def off(cls) -> ClusterScan:
