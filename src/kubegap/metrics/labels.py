@@ -1,13 +1,12 @@
 """The `cluster` label: one value per context, redacted, escaped, short, and never shared by two.
 
-Context names are free text from a kubeconfig. Each passes the redaction chokepoint and has its
-control and bidirectional characters shown as escapes (`\\x1b`, `\\u202e`), so no byte of a name
-reaches the /metrics body raw, and is cut to `MAX_LABEL` characters (its start and its end kept), so
-long names cannot swell every one of a scrape's series. Two names that come out alike (tokens that redact to the same
-`[REDACTED]`, or long names alike at both ends) would merge two clusters'
-series into duplicates Prometheus rejects, so each of them gets `#1`, `#2`... in the order of the
-names themselves: the numbers stay put while the set of contexts does, and say nothing of what was
-hidden.
+Context names are free text from a kubeconfig. Each passes the redaction chokepoint and has its control
+and bidirectional characters shown as escapes (`\\x1b`, `\\u202e`), so no byte of a name reaches the
+/metrics body raw, and is cut to `MAX_LABEL` characters (its start and its end kept), so long names
+cannot swell every one of a scrape's series. Two names that come out alike (tokens that redact to the
+same `[REDACTED]`, or long names alike at both ends) would merge two clusters' series into duplicates
+Prometheus rejects, so each of them gets `#1`, `#2`... in the order of the names themselves: the numbers
+stay put while the set of contexts does, and say nothing of what was hidden.
 """
 
 from __future__ import annotations
