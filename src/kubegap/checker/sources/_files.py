@@ -8,6 +8,7 @@ manifest objects can point at them (SARIF).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,20 +44,28 @@ def _is_input_file(path: Path) -> bool:
     return name.endswith(_SUFFIXES)
 
 
-def expand_paths(paths: Sequence[str | Path]) -> list[tuple[Path, bool]]:
-    """Files to read, each flagged True when named explicitly (False when found by walking a folder)."""
+def expand_paths(paths: Sequence[str | Path], outside: list[Path] | None = None) -> list[tuple[Path, bool]]:
+    """Files to read, each flagged True when named explicitly (False when found by walking a folder).
+
+    A file found by walking a folder is read only when its real path lies inside that folder: a
+    symlink in a checked-out repository can point anywhere (`~/.kube/config`, `/proc/self/environ`),
+    and whoever asked for the folder did not ask for that. Such links are left out and, when
+    `outside` is given, appended to it so the caller can say so; a file named explicitly is read
+    wherever it leads.
+    """
     found: list[tuple[Path, bool]] = []
     most = limits().files
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            walked = sorted(
-                candidate
-                for candidate in path.rglob("*")
-                if candidate.is_file()
-                and _is_input_file(candidate)
-                and not any(part.startswith(".") for part in candidate.relative_to(path).parts)
-            )
+            walked = []
+            root = os.path.realpath(path)
+            for candidate in _walk(path):
+                if _leads_outside(candidate, root):
+                    if outside is not None:
+                        outside.append(candidate)
+                elif candidate.is_file():
+                    walked.append(candidate)
             if not walked:
                 raise InputError(
                     message(
@@ -85,6 +94,25 @@ def expand_paths(paths: Sequence[str | Path]) -> list[tuple[Path, bool]]:
                 )
             )
     return found
+
+
+def _walk(folder: Path) -> list[Path]:
+    """Input files (by name) under a folder, sorted, hidden files and folders left out; folders that
+    are symlinks are not entered."""
+    return sorted(
+        candidate
+        for candidate in folder.rglob("*")
+        if _is_input_file(candidate)
+        and not any(part.startswith(".") for part in candidate.relative_to(folder).parts)
+    )
+
+
+def _leads_outside(candidate: Path, root: str) -> bool:
+    """True when the file's real path is not inside `root` (the walked folder's real path)."""
+    try:
+        return not Path(os.path.realpath(candidate)).is_relative_to(root)
+    except (OSError, ValueError, RuntimeError):
+        return True  # a link that cannot be resolved (a loop) leads nowhere that was asked for
 
 
 def _bad(path: Path, ko: str, en: str, **values: object) -> InputError:
