@@ -26,6 +26,7 @@ _UTF8_BOM = b"\xef\xbb\xbf"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _SUFFIXES = (".json", ".yaml", ".yml")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+FLOW_YAML_BYTES = 4 << 20  # a file that starts like JSON is tried as flow-style YAML up to this size
 
 
 @dataclass(frozen=True)
@@ -242,7 +243,26 @@ def read_documents(path: Path) -> list[Document]:
     if not raw.strip():
         return []
     if _looks_like_json(raw):
-        data = parse_json(path, raw)
+        try:
+            data = parse_json(path, raw)
+        except InputError as not_json:
+            return _flow_yaml(path, raw, not_json)
         check_json(path, data, limits())
         return [Document(data, str(path), 1)]
     return list(iter_yaml(path, _text(path, raw)))
+
+
+def _flow_yaml(path: Path, raw: bytes, not_json: InputError) -> list[Document]:
+    """A file that starts like JSON but is not: YAML in flow style (`{apiVersion: v1, kind: Pod}`) is
+    valid YAML, so it is read as YAML. When that fails too, a file named .json gets the JSON error
+    and any other the YAML one (which also recognises an unrendered `{{ template }}`). Large files are
+    not tried twice: flow-style manifests are small, and a broken 200 MB dump is simply broken JSON.
+    """
+    if len(raw) > FLOW_YAML_BYTES:
+        raise not_json
+    try:
+        return list(iter_yaml(path, _text(path, raw)))
+    except InputError:
+        if path.name.lower().removesuffix(".gz").endswith(".json"):
+            raise not_json from None
+        raise
