@@ -9,6 +9,7 @@ manifest objects can point at them (SARIF).
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,17 +123,29 @@ def _bad(path: Path, ko: str, en: str, **values: object) -> InputError:
 
 
 def read_bytes(path: Path) -> bytes:
-    """The file's content, gunzipped when it is gzip (by its magic bytes, whatever its name)."""
+    """The file's content, gunzipped when it is gzip (by its magic bytes, whatever its name).
+
+    Only a regular file is read, and never more than the limit: the file is opened without waiting
+    (a FIFO would block the open itself) and judged on what it is, not on its name, so a FIFO,
+    `/dev/zero` or a link to either is one error line instead of a scan that never ends.
+    """
     chosen = limits()
     limit = chosen.whole_file_bytes
     try:
-        if path.stat().st_size > limit:
-            raise too_large(path, "holds", limit)
-        raw = path.read_bytes()
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(descriptor, "rb") as file:
+            info = os.fstat(file.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise _bad(path, "일반 파일이 아닙니다", "not a regular file")
+            if info.st_size > limit:
+                raise too_large(path, "holds", limit)
+            raw = file.read(limit + 1)
     except OSError as error:
         raise _bad(
             path, "읽을 수 없습니다({reason})", "cannot read: {reason}", reason=str(error.strerror or error)
         ) from None
+    if len(raw) > limit:  # it grew while being read
+        raise too_large(path, "holds", limit)
     if raw[:2] == _GZIP_MAGIC:
         return gunzip(path, raw, chosen)
     if path.name.lower().endswith(".gz"):
