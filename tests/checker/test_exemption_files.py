@@ -77,6 +77,15 @@ def test_a_hostile_exemptions_file_is_one_line_at_once(
     assert time.monotonic() - started < 5
 
 
+def test_an_impossible_date_is_one_line(tmp_path: Path) -> None:
+    """YAML builds `2999-13-45` as a date and raised ValueError, which was not caught: a traceback."""
+    path = tmp_path / "exemptions.yaml"
+    path.write_text("exemptions:\n- check: gpu-health-agent\n  reason: r\n  expires: 2999-13-45\n")
+    with pytest.raises(InputError) as raised:
+        load_exemptions(path)
+    assert raised.value.one_line() == f"{path}: YAML that cannot be read as data: ValueError"
+
+
 def test_two_documents_and_a_flow_style_file(tmp_path: Path) -> None:
     entry = "exemptions:\n- check: gpu-health-agent\n  reason: accepted\n"
     two = tmp_path / "two.yaml"
