@@ -99,7 +99,9 @@ def test_a_cell_leads_to_that_clusters_own_report(fleet_client: tuple[TestClient
     assert client.get("/en/cluster?cluster=prod-west").status_code == 404  # names are not ids
 
 
-@pytest.mark.parametrize("name", ["lab", "nope", "<script>alert(1)</script>", "x" * 5000, ""])
+@pytest.mark.parametrize(
+    "name", ["lab", "nope", "<script>alert(1)</script>", "x" * 5000, "", "클러스터", "\u202e"]
+)
 def test_an_unscanned_or_unknown_member_is_a_404_not_a_500(
     fleet_client: tuple[TestClient, ClusterScan], name: str
 ) -> None:

@@ -114,12 +114,10 @@ def fleet_or_member_page(
         return build_fleet_page(site, lang, scan, rescan), "fleet.html"
     fleet = scan.fleet
     key = site.cluster.link_key
-    member = (
-        next(
-            (item for item in fleet.clusters if hmac.compare_digest(member_id(key, item.name), cluster)), None
-        )
-        if fleet
-        else None
+    wanted = cluster.encode("utf-8", "surrogatepass")  # bytes: compare_digest refuses non-ASCII text
+    members = fleet.clusters if fleet else []
+    member = next(
+        (item for item in members if hmac.compare_digest(member_id(key, item.name).encode(), wanted)), None
     )
     if fleet is None or member is None or member.report is None:
         raise NotFoundError(t("error.not-found", lang) + f": {one_line(cluster, 100)}")
