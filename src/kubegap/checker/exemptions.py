@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime as dt
 import fnmatch
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -151,6 +152,17 @@ def load_exemptions(path: str | Path, today: dt.date | None = None) -> Exemption
     from kubegap.checker.sources._files import read_documents
 
     path = Path(path)
+    try:
+        os.stat(path)
+    except OSError as error:  # the common mistake, said as before: a path that is not there
+        raise InputError(
+            message(
+                "{path}: 예외 파일을 읽을 수 없습니다({reason})",
+                "{path}: cannot read exemptions file: {reason}",
+                path=str(path),
+                reason=error.strerror or type(error).__name__,
+            )
+        ) from None
     return _exemption_set(_one_document(read_documents(path), path), path, today)
 
 
