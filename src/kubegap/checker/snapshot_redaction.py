@@ -34,7 +34,7 @@ from kubegap.redaction import REDACTED, TRUNCATE_AT, is_secret_name, redact_args
 KEPT_ENV_PREFIXES = ("NCCL_", "TORCH_NCCL_", "TORCH_DISTRIBUTED_", "DCGM_", "NVIDIA_", "CUDA_")
 KEPT_ENV_NAMES = frozenset({"DP_DISABLE_HEALTHCHECKS", "DISABLE_DEV_CHAR_SYMLINK_CREATION"})
 KUEUE_CONFIG_KEY = "controller_manager_config.yaml"
-_COUNTER_LINE = re.compile(r"\s*DCGM_[A-Z0-9_]+\s*(,.*)?")
+_COUNTER_LINE = re.compile(r"DCGM_[A-Z0-9_]++(?:[ \t]*+,.*+)?+")  # on a stripped line; linear time
 _DEEPEST = 200  # no Kubernetes object nests deeper; a subtree below this is dropped whole
 _MEMO_LIMIT = 1 << 20  # entries: equal parts are shared between objects, so each is walked once
 
@@ -58,8 +58,9 @@ def _text(value: str) -> str:
 
 
 def _is_counters_csv(value: str) -> bool:
-    lines = [line for line in value.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    return bool(lines) and all(_COUNTER_LINE.fullmatch(line) for line in lines)
+    lines = [line.strip() for line in value.splitlines()]
+    fields = [line for line in lines if line and not line.startswith("#")]
+    return bool(fields) and all(_COUNTER_LINE.fullmatch(line) for line in fields)
 
 
 def _config_value(field: str, key: object, value: Any) -> Any:
