@@ -163,13 +163,14 @@ def load_judgements(folder: Path) -> dict[str, dict[str, object]]:
                 raise SystemExit(f"{path}: 'check' must be {path.stem!r}")
             grouped = _checked_entries(path, data, str(data["check"]))
         elif "repository" in data:
-            if data["repository"] != path.stem:
-                raise SystemExit(f"{path}: 'repository' must be {path.stem!r}")
+            repository = path.stem.split("--", 1)[0]  # <repository>--<topic>.yaml adds to a repository
+            if data["repository"] != repository:
+                raise SystemExit(f"{path}: 'repository' must be {repository!r}")
             grouped = _checked_entries(path, data, None)
             for entries in grouped.values():
                 for entry in entries["findings"] + entries["misses"]:
-                    if not str(entry["file"]).startswith(f"{path.stem}/"):
-                        raise SystemExit(f"{path}: {entry['file']} is not a file of {path.stem}")
+                    if not str(entry["file"]).startswith(f"{repository}/"):
+                        raise SystemExit(f"{path}: {entry['file']} is not a file of {repository}")
         else:
             raise SystemExit(f"{path}: a judgement file starts with 'check:' or 'repository:'")
         for check, entries in grouped.items():
@@ -207,14 +208,30 @@ def evaluate(
     heldout: frozenset[str],
     every_fail_judged: bool = False,
     parts: tuple[str, ...] = PARTS,
+    repositories: frozenset[str] | None = None,
 ) -> Evaluation:
-    """Tallies per (check, part). With `every_fail_judged`, a fail of a check with no file is unjudged."""
+    """Tallies per (check, part). With `every_fail_judged`, a fail of a check with no file is unjudged.
+
+    `repositories` limits misses and retired judgements to those repositories (the failures passed in
+    are already limited to what was scanned).
+    """
+
+    def counted(file: str) -> bool:
+        return repositories is None or file.split("/", 1)[0] in repositories
+
     tallies: dict[tuple[str, str], Tally] = defaultdict(Tally)
     verdicts = {
         (check, str(entry["file"]), str(entry["object"])): str(entry["verdict"])
         for check, data in judgements.items()
         for entry in data.get("findings") or []  # type: ignore[union-attr]
     }
+    # A miss names a real gap for one check on one object: once the check reports it, it is a tp.
+    missed = {
+        (check, str(entry["file"]), str(entry["object"]))
+        for check, data in judgements.items()
+        for entry in data.get("misses") or []  # type: ignore[union-attr]
+    }
+    found_misses = set()
     unjudged = []
     seen = set()
     for failure in failures:
@@ -228,6 +245,9 @@ def evaluate(
         seen.add(key)
         if key in verdicts:
             tallies[(failure.check, part)].counts[verdicts[key]] += 1
+        elif key in missed:
+            tallies[(failure.check, part)].counts["tp"] += 1
+            found_misses.add(key)
         else:
             unjudged.append(failure)
     for check, data in judgements.items():
@@ -240,10 +260,14 @@ def evaluate(
                     tally.misses_judged = False
         for entry in data.get("misses") or []:  # type: ignore[union-attr]
             part = _part(data, str(entry["file"]).split("/", 1)[0], heldout)
-            if part in parts:
+            if (check, str(entry["file"]), str(entry["object"])) in found_misses:
+                continue
+            if part in parts and counted(str(entry["file"])):
                 tallies[(check, part)].counts["miss"] += 1
     stale = sorted(
-        key for key in verdicts if key not in seen and _part({}, key[1].split("/", 1)[0], heldout) in parts
+        key
+        for key in verdicts
+        if key not in seen and _part({}, key[1].split("/", 1)[0], heldout) in parts and counted(key[1])
     )
     return Evaluation(dict(tallies), unjudged, stale)
 
@@ -321,7 +345,9 @@ def main(argv: list[str] | None = None) -> int:
     failures = scan_failures(chosen.files.resolve(), repositories)
     if args.check:
         failures = tuple(f for f in failures if f.check in args.check)
-    evaluation = evaluate(failures, judgements, chosen.heldout(), chosen.every_fail_judged, parts)
+    evaluation = evaluate(
+        failures, judgements, chosen.heldout(), chosen.every_fail_judged, parts, repositories
+    )
     if args.unjudged:
         for failure in evaluation.unjudged:
             print(f"- check: {failure.check}\n  file: {failure.file}\n  object: {failure.object}")

@@ -8,19 +8,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kubegap.checker.extract import (
-    gpu_nodes,
-    gpus_requested,
-    pod_index,
-    shm_size_bytes,
-    workload_of,
-    workloads,
-)
+from kubegap.checker.extract import gpu_nodes, gpus_requested, pod_index, shm_size_bytes
 from kubegap.checker.extract.agents import classify
 from kubegap.checker.finding import Status
 from kubegap.checker.registry import all_checks
 from kubegap.checker.runner import run_checks
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot, kind_key
+from kubegap.checker.workload import workload_of, workloads
 
 GPU = {"limits": {"nvidia.com/gpu": "8"}}
 

@@ -35,7 +35,7 @@ async def test_scan_files_manifests_summarises_first(client: Any) -> None:
     summary = result.structured_content
     assert summary["mode"] == "manifests"
     assert summary["scan_id"].startswith("scan-")
-    assert summary["counts"]["fail"] >= 5
+    assert summary["counts"]["fail"] >= 4  # kured, dev-shm-size, pod-failure-policy, nccl-watchdog
     assert summary["fail_by_severity"]["high"] >= 1
     assert summary["kubeconfig"] == "" and summary["context"] == ""
     failing = [check["id"] for check in summary["checks_needing_attention"] if check["status"] == "fail"]
@@ -146,6 +146,19 @@ async def test_search_incidents_pages_and_facets(client: Any) -> None:
     assert narrowed["filters"] == {"cause": [cause]}
     second = (await client.call_tool("search_incidents", {"page": 2})).structured_content
     assert second["page"] == 2 and second["incidents"][0]["id"] != found["incidents"][0]["id"]
+
+
+async def test_search_incidents_by_scope(client: Any) -> None:
+    everything = (await client.call_tool("search_incidents", {"lang": "en"})).structured_content
+    platform = (await client.call_tool("search_incidents", {"scope": ["platform"]})).structured_content
+    ai = (await client.call_tool("search_incidents", {"scope": ["ai-infra"]})).structured_content
+    assert (
+        0 < platform["total"] < everything["total"] and platform["total"] + ai["total"] == everything["total"]
+    )
+    assert platform["filters"] == {"scope": ["platform"]}
+    assert {hit["scope"] for hit in platform["incidents"]} == {"platform"}
+    counts = {value["term"]: value["count"] for value in everything["facets"]["scope"]}
+    assert counts == {"ai-infra": ai["total"], "platform": platform["total"]}
 
 
 async def test_search_incidents_in_korean_and_unknown_filters(client: Any) -> None:

@@ -5,7 +5,8 @@ A check module defines a module-level `CHECK = CheckMeta(...)` and a pure functi
 `unknown` before `run` is called, so `run` may assume every needed kind was read. An `optional` kind
 may be unread when `run` is called; if it exists but was not read whole (forbidden, failed,
 malformed, partial, not collected), the runner turns the check's passes and not-applicables into
-`unknown` afterwards (see `verdicts`), so `run` needs no code for that either.
+`unknown` afterwards (see `verdicts`), so `run` needs no code for that either. A check on workloads
+declares the roles it applies to (`roles`) and picks its workloads with `_common.role_workloads`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kubegap.checker.finding import Severity
+from kubegap.checker.workload.roles import Role
 from kubegap.knowledge.model import Bilingual
 
 
@@ -31,3 +33,7 @@ class CheckMeta:
     components: tuple[str, ...] = ()  # component term ids it guards, for the library's check box
     references: tuple[str, ...] = field(default_factory=tuple)  # public docs URLs
     manifests: bool = True  # meaningful on manifest files (False: needs live state such as node status)
+    # Workload roles the check judges (see checker/workload/roles.py); () for checks that read no
+    # workloads. `checks._common.role_workloads` selects by it, so a check never re-decides what a
+    # workload is for, and every finding on a workload carries the role it assumed.
+    roles: tuple[Role, ...] = ()

@@ -9,6 +9,7 @@ import sys
 
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.registry import all_checks
+from kubegap.checker.workload import Role
 
 AREAS = {
     "gpu-health": ("GPU 상태 감시와 복구", "GPU health monitoring and remediation"),
@@ -37,6 +38,11 @@ def _check_section(meta: CheckMeta) -> list[str]:
         f"- Reads: {_kinds(meta.needs)}"
         + (f"; if present: {_kinds(meta.optional)}" if meta.optional else ""),
         f"- Components: {', '.join(f'`{c}`' for c in meta.components) or '-'}",
+        *(
+            [f"- Workload roles judged: {', '.join(f'`{role.value}`' for role in meta.roles)}"]
+            if meta.roles
+            else []
+        ),
         "",
         f"**Why.** {meta.why.en}",
         "",
@@ -68,6 +74,13 @@ def render_checks_markdown() -> str:
         "",
         f"{len(checks)} read-only checks. Each names the Kubernetes kinds it reads; a kind that could not be "
         "read turns the check into `unknown` with the reason, never a silent pass.",
+        "",
+        "Checks on workloads judge only the roles they list. The role of each workload is decided once, from "
+        "its kind, what its containers run (shell scripts split), its images and its size, and every finding "
+        "carries it as `role` and `role_evidence`: "
+        + ", ".join(f"`{role.value}`" for role in Role)
+        + ". A count, an accelerator request or an image left for a template engine (`{{ }}`, `${VAR}`, "
+        "`<PLACEHOLDER>`, `__NAME__`) makes the check `unknown: unrendered template value (field)`.",
         "",
         "| Check | Area | Severity | Title | 제목 |",
         "| --- | --- | --- | --- | --- |",

@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.extract import (
-    WORKLOAD_KINDS,
-    PodTemplate,
-    Workload,
-    classify,
-    containers,
-    dig,
-    mapping,
-    pod_env,
-    workloads,
-)
-from kubegap.checker.extract._fields import labels_of
-from kubegap.checker.extract.podspec import command_line
 from kubegap.checker.finding import CLUSTER, Finding, ObjectRef, Severity, Status
 from kubegap.checker.snapshot import UNREADABLE, Coverage, Snapshot
+from kubegap.checker.workload import TRAINING, WORKLOAD_KINDS, PodTemplate, Role, Workload, workloads
 from kubegap.knowledge.model import Bilingual
 
 GPU_NODE_NOTE = message("이 입력에는 GPU 노드가 없습니다", "no GPU nodes in this snapshot")
@@ -116,14 +105,19 @@ def workload_verdicts(
     examined: int,
     subject: Bilingual,
     kinds: tuple[str, ...] = CORE_WORKLOAD_KINDS,
+    undecided: list[Finding] | None = None,
 ) -> Iterator[Finding]:
     """Fails as found; otherwise one pass, or unknown when the workload kinds judged could not be read.
+
+    `undecided` (unknowns for workloads with unrendered values) are always reported; with nothing
+    examined they replace "not applicable", since the templated workload may well be one to judge.
 
     `subject` names what was examined in both languages ("여러 노드 GPU 학습 워크로드" / "multi-node
     GPU training workloads"), so the three verdict sentences read naturally in each.
     """
     yield from problems
-    if problems:
+    yield from undecided or ()
+    if problems or (undecided and examined == 0):
         return
     missing = unread_kinds(snapshot, kinds)
     if missing:
@@ -148,25 +142,25 @@ TemplateJudge = Callable[[Workload, PodTemplate], tuple[Message, dict[str, Any]]
 
 
 def judge_user_templates(meta: CheckMeta, snapshot: Snapshot, judge: TemplateJudge) -> Iterator[Finding]:
-    """Judges each pod template of every workload but the GPU stack's own agents.
+    """Judges each pod template of every workload of the check's roles (node agents are left out by
+    declaring roles without them).
 
     `judge` returns the problem it sees in one template (a message and its evidence) or None; a
     workload fails on its first problem, and the verdicts follow `workload_verdicts` over all kinds.
     """
+    selection = role_workloads(meta, snapshot, gpus=False)
     problems = []
-    examined = 0
-    for workload in workloads(snapshot):
-        if is_gpu_agent_workload(workload):
-            continue
-        examined += 1
+    for workload in selection.chosen:
         for template in workload.templates:
             problem = judge(workload, template)
             if problem is not None:
                 said, evidence = problem
-                problems.append(failed(meta, workload.owner, said, evidence))
+                problems.append(workload_failed(meta, workload, said, evidence))
                 break
     subject = text("워크로드", "workloads")
-    yield from workload_verdicts(meta, snapshot, problems, examined, subject, kinds=WORKLOAD_KINDS)
+    yield from workload_verdicts(
+        meta, snapshot, problems, len(selection.chosen), subject, WORKLOAD_KINDS, selection.undecided
+    )
 
 
 def unread_message(missing: list[str]) -> Message:
@@ -178,80 +172,82 @@ def unread_message(missing: list[str]) -> Message:
     )
 
 
-def gpu_workloads(
-    snapshot: Snapshot, training_only: bool = False, distributed_only: bool = False
-) -> list[Workload]:
-    """GPU workloads (never DaemonSets: agents are not jobs), optionally only training or multi-node."""
-    chosen = []
+@dataclass(frozen=True)
+class Selection:
+    """The workloads a check judges, and unknowns for those it cannot place (unrendered values)."""
+
+    chosen: list[Workload]
+    undecided: list[Finding]
+
+
+_COUNT_FIELDS = (
+    "replicas",
+    "parallelism",
+    "numNodes",
+    "size",
+    "numOfHosts",
+    "nodeCount",
+    "pipelineParallelSize",
+)
+
+
+def unrendered_unknown(meta: CheckMeta, workload: Workload, paths: list[str]) -> Finding:
+    """`unknown: unrendered template value (field)` for a workload whose deciding field is templated."""
+    shown = ", ".join(paths[:3]) + (", ..." if len(paths) > 3 else "")
+    said = message(
+        "렌더링되지 않은 템플릿 값이 있어 판단할 수 없습니다({field})",
+        "unrendered template value ({field})",
+        field=shown,
+    )
+    return unknown(meta, workload.owner, said, {**workload.evidence, "unrendered": paths[:10]})
+
+
+def role_workloads(
+    meta: CheckMeta,
+    snapshot: Snapshot,
+    *,
+    gpus: bool = True,
+    kinds: Iterable[str] | None = None,
+    fields: tuple[str, ...] = (),
+) -> Selection:
+    """The workloads of the roles `meta.roles` declares (and of `kinds`, when given).
+
+    `gpus`: only workloads that request accelerators. A workload whose accelerator request or count
+    (replicas, parallelism, nodes), or one of the check's own deciding `fields`, was left for a
+    template engine is not skipped and not passed: it becomes an `unknown` naming the field.
+    """
+    allowed = frozenset(kinds) if kinds is not None else None
+    chosen: list[Workload] = []
+    undecided: list[Finding] = []
     for workload in workloads(snapshot):
-        if workload.kind_key == "apps/DaemonSet" or not workload.requests_gpus:
+        if allowed is not None and workload.kind_key not in allowed:
             continue
-        if training_only and not workload.is_training:
+        accelerators = workload.unrendered_in("resources.")
+        counts = workload.unrendered_in(*_COUNT_FIELDS)
+        own = workload.unrendered_in(*fields) if fields else []
+        in_role = workload.role in meta.roles
+        # A training run whose size is templated may be multi-node: a multi-node check cannot place it.
+        maybe_role = workload.role in TRAINING and Role.multi_node_training in meta.roles and bool(counts)
+        if not (in_role or maybe_role):
             continue
-        if distributed_only and not workload.distributed:
+        if gpus and not workload.requests_gpus:
+            if accelerators:
+                undecided.append(unrendered_unknown(meta, workload, accelerators))
+            continue
+        blocking = own + (counts if maybe_role and not in_role else [])
+        if blocking:
+            undecided.append(unrendered_unknown(meta, workload, blocking))
             continue
         chosen.append(workload)
-    return chosen
+    return Selection(chosen, undecided)
 
 
-def merged_env(workload: Workload, gpu_only: bool = True) -> dict[str, str]:
-    """Env of the workload's (GPU) templates merged: what the training processes would see."""
-    env: dict[str, str] = {}
-    for template in workload.templates:
-        if not gpu_only or template.gpus > 0:
-            env.update(pod_env(template.spec))
-    return env
-
-
-_TORCH_WORDS = ("torch", "deepspeed", "megatron", "nemo", "accelerate", "lightning", "fsdp")
-
-
-def command_words(workload: Workload) -> str:
-    """Images, commands, args (and a RayJob entrypoint) of the workload's app containers, lower-cased."""
-    spec = workload.obj.get("spec")
-    words = [str(spec.get("entrypoint", "")) if isinstance(spec, dict) else ""]
-    for template in workload.templates:
-        for container in containers(template.spec, include_init=False):
-            words += [str(container.get("image") or ""), *command_line(container)]
-    return " ".join(words).lower()
-
-
-def uses_gloo(workload: Workload) -> bool:
-    """The job picks the gloo backend: no NCCL, no NCCL shared-memory transport."""
-    return "gloo" in command_words(workload)
-
-
-def uses_pytorch_nccl(workload: Workload) -> bool:
-    """PyTorch over NCCL, judged from kind, images, commands and entrypoint (gloo backends excluded)."""
-    if uses_gloo(workload):
-        return False
-    if workload.kind_key == "kubeflow.org/PyTorchJob":
-        return True
-    return any(word in command_words(workload) for word in _TORCH_WORDS)
-
-
-def is_benchmark(workload: Workload) -> bool:
-    """Benchmarks and burn-in runs keep no state worth checkpointing and read no training data."""
-    return any(
-        word in command_words(workload) + " " + workload.owner.name.lower() for word in ("benchmark", "burn")
-    )
-
-
-def is_burn_in(workload: Workload) -> bool:
-    """GPU stress tests (gpu-burn and the like): each GPU is driven alone, no NCCL, no data loader."""
-    return "burn" in command_words(workload) + " " + workload.owner.name.lower()
-
-
-def is_gpu_agent_workload(workload: Workload) -> bool:
-    """Part of the GPU stack or a GPU health agent (by name, labels, image or service account).
-
-    Seeing every GPU of its node, privileged, is the job of the device plugin, the driver, dcgm-exporter
-    or the operator's CUDA validator pod, so checks on GPU isolation leave them out.
-    """
-    if not workload.templates:
-        return False
-    spec = workload.templates[0].spec
-    template_labels = mapping(dig(workload.obj, "spec", "template", "metadata", "labels"))
-    labels = labels_of(workload.obj) | {str(key): str(value) for key, value in template_labels.items()}
-    account = str(spec.get("serviceAccountName") or spec.get("serviceAccount") or "")
-    return bool(classify(workload.owner.name, spec, labels) or (account and classify(account, {}, {})))
+def workload_failed(
+    meta: CheckMeta,
+    workload: Workload,
+    said: Message,
+    evidence: dict[str, object] | None = None,
+    severity: Severity | None = None,
+) -> Finding:
+    """A fail on a workload, its evidence carrying the role the check assumed and why."""
+    return failed(meta, workload.owner, said, {**workload.evidence, **(evidence or {})}, severity)

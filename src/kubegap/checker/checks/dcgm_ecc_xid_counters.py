@@ -7,10 +7,11 @@ from collections.abc import Iterator
 from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import crd_state, failed, not_applicable, passed, text, unknown
-from kubegap.checker.extract import container_env, containers, daemonsets, dig, items, mapping, strings
+from kubegap.checker.extract import container_env, containers, daemonsets, dig, items, mapping
 from kubegap.checker.extract.agents import DaemonSetView
 from kubegap.checker.finding import Finding, ObjectRef, Severity
 from kubegap.checker.snapshot import KubeObject, Snapshot
+from kubegap.checker.workload import commands_of
 
 # What the stock default-counters.csv and dcp-metrics-included.csv export (ECC double-bit is commented out).
 BUILT_IN_COUNTERS = frozenset(
@@ -32,8 +33,7 @@ CHECK = CheckMeta(
     area="gpu-health",
     severity=Severity.medium,
     title=text(
-        "dcgm-exporter가 ECC·XID·row-remap 카운터를 내보내지 않음",
-        "dcgm-exporter does not export ECC, XID and row-remap counters",
+        "dcgm-exporter의 ECC·XID·row-remap 카운터", "ECC, XID and row-remap counters in dcgm-exporter"
     ),
     why=text(
         "dcgm-exporter는 카운터 파일에 적힌 필드만 내보냅니다. 기본 파일(default-counters.csv, "
@@ -100,14 +100,9 @@ def _configmap_counters(
 def _collectors_path(exporter: DaemonSetView) -> tuple[str, str]:
     """The exporter's counters file path and the 'namespace:name' of a ConfigMap it reads via the API."""
     for container in containers(exporter.spec, include_init=False):
-        env = container_env(container)
-        words = strings(container.get("args")) + strings(container.get("command"))
-        path = env.get("DCGM_EXPORTER_COLLECTORS", "")
-        for index, word in enumerate(words):
-            if word in ("-f", "--collectors") and index + 1 < len(words):
-                path = words[index + 1]
-            elif word.startswith("--collectors="):
-                path = word.split("=", 1)[1]
+        commands = commands_of(container)  # `sh -c "dcgm-exporter -f …"` is split like a shell would
+        env = {**container_env(container), **commands.exported}
+        path = commands.flag("-f", "--collectors") or env.get("DCGM_EXPORTER_COLLECTORS", "")
         if path or env.get("DCGM_EXPORTER_CONFIGMAP_DATA"):
             return path, env.get("DCGM_EXPORTER_CONFIGMAP_DATA", "")
     return "", ""

@@ -6,11 +6,12 @@ from collections.abc import Iterator
 
 from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, text, workload_verdicts
-from kubegap.checker.extract import WORKLOAD_KINDS, quantity
+from kubegap.checker.checks._common import role_workloads, text, workload_failed, workload_verdicts
+from kubegap.checker.extract import quantity
 from kubegap.checker.extract.podspec import memory_shm_volume, pod_memory_limit
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import USER_ROLES, WORKLOAD_KINDS
 
 GIB = 1024**3
 
@@ -18,10 +19,7 @@ CHECK = CheckMeta(
     id="dev-shm-memory-unbounded",
     area="training-jobs",
     severity=Severity.medium,
-    title=text(
-        "메모리 /dev/shm에 파드 메모리 한도보다 작은 크기 제한이 없음",
-        "Memory-backed /dev/shm not bounded below the pod's memory limit",
-    ),
+    title=text("메모리 기반 /dev/shm의 크기 제한", "Size limit of memory-backed /dev/shm"),
     why=text(
         "medium: Memory인 emptyDir에 쓴 파일은 파드의 메모리로 계산되고, 쓸 수 있는 양은 sizeLimit과 "
         "컨테이너 메모리 한도 합 중 작은 쪽입니다. sizeLimit이 없거나 그보다 크면 /dev/shm에 쌓인 것이 "
@@ -67,11 +65,13 @@ CHECK = CheckMeta(
         "https://kubernetes.io/docs/concepts/storage/volumes/#emptydir",
         "https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/volume/#local-temporary-directory",
     ),
+    roles=USER_ROLES,
 )
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = gpu_workloads(snapshot)
+    selection = role_workloads(CHECK, snapshot)
+    chosen = selection.chosen
     problems = []
     examined = 0
     for workload in chosen:
@@ -82,14 +82,14 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             examined += 1
             size_limit = quantity(volume.get("sizeLimit"))
             memory_limit = pod_memory_limit(template.spec)
-            said = _problem(template.role, size_limit, memory_limit)
+            said = _problem(template.group, size_limit, memory_limit)
             if said is not None:
                 evidence = {
-                    "role": template.role,
+                    "group": template.group,
                     "sizeLimit": volume.get("sizeLimit"),
                     "gpus": template.gpus,
                 }
-                problems.append(failed(CHECK, workload.owner, said, evidence))
+                problems.append(workload_failed(CHECK, workload, said, evidence))
                 break
     yield from workload_verdicts(
         CHECK,
@@ -98,6 +98,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         examined,
         text("메모리 /dev/shm을 쓰는 GPU 파드 템플릿", "GPU pod templates with a memory /dev/shm"),
         kinds=WORKLOAD_KINDS,
+        undecided=selection.undecided,
     )
 
 

@@ -7,29 +7,41 @@ from collections.abc import Iterator
 from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import (
-    failed,
-    gpu_workloads,
-    is_benchmark,
-    is_burn_in,
+    role_workloads,
     text,
-    uses_gloo,
+    workload_failed,
     workload_verdicts,
 )
-from kubegap.checker.extract import WORKLOAD_KINDS, shm_size_bytes
+from kubegap.checker.extract import shm_size_bytes
+from kubegap.checker.extract.podspec import tpu_only
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import WORKLOAD_KINDS, Role, uses_gloo, uses_nccl_tests
 
 MIN_BYTES = 1024**3
-# KubeRay mounts a memory /dev/shm into Ray pods itself; TrainJob pods take volumes from their runtime.
+# Operators that mount /dev/shm into the pods they build (KubeRay, the Trainer runtime, the NIM
+# operator, Dynamo, KServe's LLMInferenceService presets): the pod spec in the manifest is not the pod.
 SKIPPED = frozenset(
-    {"ray.io/RayJob", "ray.io/RayCluster", "ray.io/RayService", "trainer.kubeflow.org/TrainJob"}
+    {
+        "ray.io/RayJob",
+        "ray.io/RayCluster",
+        "ray.io/RayService",
+        "orchestration.aibrix.ai/RayClusterFleet",
+        "trainer.kubeflow.org/TrainJob",
+        "apps.nvidia.com/NIMService",
+        "apps.nvidia.com/NIMCache",
+        "nvidia.com/DynamoGraphDeployment",
+        "serving.kserve.io/LLMInferenceService",
+        "serving.kserve.io/LLMInferenceServiceConfig",
+    }
 )
+
 
 CHECK = CheckMeta(
     id="dev-shm-size",
     area="training-jobs",
     severity=Severity.medium,
-    title=text("GPU 파드의 /dev/shm이 너무 작음", "GPU pods with a too-small /dev/shm"),
+    title=text("GPU 파드의 /dev/shm 크기", "/dev/shm size of GPU pods"),
     why=text(
         "컨테이너의 기본 /dev/shm은 64MiB입니다. 같은 노드의 GPU끼리 NCCL이 주고받는 버퍼와 PyTorch "
         "DataLoader 워커의 텐서가 여기를 지나므로, 작으면 'unable to allocate shared memory' 오류로 죽거나 "
@@ -65,39 +77,55 @@ CHECK = CheckMeta(
         "https://github.com/pytorch/pytorch#docker-image",
         "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html",
     ),
+    roles=(
+        Role.multi_node_training,
+        Role.single_node_training,
+        Role.serving,
+        Role.batch,
+        Role.benchmark,
+        Role.other,
+    ),
 )
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
+    selection = role_workloads(CHECK, snapshot)
     chosen = [
         w
-        for w in gpu_workloads(snapshot)
-        if w.kind_key not in SKIPPED and not uses_gloo(w) and not is_burn_in(w)
+        for w in selection.chosen
+        if w.kind_key not in SKIPPED
+        and not uses_gloo(w)
+        and (w.role is not Role.benchmark or uses_nccl_tests(w))
     ]
     problems = []
     for workload in chosen:
         for template in workload.templates:
             if (
                 template.gpus == 0
-                or (template.gpus < 2 and is_benchmark(workload))
                 or (template.gpus < 2 and not workload.distributed)
                 or template.spec.get("hostIPC") is True
+                or tpu_only(template.spec)
             ):
                 continue
             size = shm_size_bytes(template.spec)
             if size is None or size < MIN_BYTES:
-                role = f" ({template.role})" if template.role else ""
+                group = f" ({template.group})" if template.group else ""
                 problems.append(
-                    failed(
+                    workload_failed(
                         CHECK,
-                        workload.owner,
-                        _shm_message(role, size),
-                        {"role": template.role, "gpus": template.gpus},
+                        workload,
+                        _shm_message(group, size),
+                        {"group": template.group, "gpus": template.gpus},
                     )
                 )
                 break
     yield from workload_verdicts(
-        CHECK, snapshot, problems, len(chosen), text("GPU 워크로드", "GPU workloads")
+        CHECK,
+        snapshot,
+        problems,
+        len(chosen),
+        text("GPU 워크로드", "GPU workloads"),
+        undecided=selection.undecided,
     )
 
 

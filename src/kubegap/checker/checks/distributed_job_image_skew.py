@@ -6,20 +6,23 @@ from collections.abc import Iterator
 
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, text, workload_verdicts
-from kubegap.checker.extract import WORKLOAD_KINDS, containers
-from kubegap.checker.extract.workloads import Workload
+from kubegap.checker.checks._common import (
+    role_workloads,
+    text,
+    unrendered_unknown,
+    workload_failed,
+    workload_verdicts,
+)
+from kubegap.checker.extract import containers
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import USER_ROLES, WORKLOAD_KINDS, Workload, is_placeholder
 
 CHECK = CheckMeta(
     id="distributed-job-image-skew",
     area="training-jobs",
     severity=Severity.medium,
-    title=text(
-        "한 분산 작업의 GPU 파드들이 서로 다른 이미지를 씀",
-        "GPU pods of one distributed job run different images",
-    ),
+    title=text("분산 작업 GPU 파드들의 이미지 일치", "One image across a distributed job's GPU pods"),
     why=text(
         "한 작업의 rank들이 서로 다른 이미지를 쓰면 NCCL·CUDA·프레임워크 버전이 섞여, collective가 "
         "멈추거나 결과가 조용히 달라질 수 있습니다. OPT 팀은 실행 중 의존성이 바뀌어 학습 양상이 달라졌고, "
@@ -51,6 +54,7 @@ CHECK = CheckMeta(
         "https://kubernetes.io/docs/concepts/containers/images/#image-names",
         "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html",
     ),
+    roles=USER_ROLES,
 )
 
 
@@ -60,21 +64,26 @@ def gpu_images(workload: Workload) -> dict[str, str]:
     for template in workload.templates:
         main = containers(template.spec, include_init=False)
         if template.gpus > 0 and main and main[0].get("image"):
-            found[template.role or "pod"] = str(main[0]["image"])
+            found[template.group or "pod"] = str(main[0]["image"])
     return found
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = gpu_workloads(snapshot, distributed_only=True)
+    selection = role_workloads(CHECK, snapshot, fields=("image",))
+    chosen = [workload for workload in selection.chosen if workload.distributed]
     problems = []
+    undecided = list(selection.undecided)
     for workload in chosen:
         images = gpu_images(workload)
-        if len(set(images.values())) > 1:
+        templated = [group for group, image in images.items() if is_placeholder(image)]
+        if templated:
+            undecided.append(unrendered_unknown(CHECK, workload, [f"{group}.image" for group in templated]))
+        elif len(set(images.values())) > 1:
             evidence: dict[str, object] = {"images": images}
             problems.append(
-                failed(
+                workload_failed(
                     CHECK,
-                    workload.owner,
+                    workload,
                     message(
                         "GPU 역할들이 서로 다른 이미지 {count}개를 씁니다",
                         "GPU roles run {count} images",
@@ -84,4 +93,4 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 )
             )
     subject = text("여러 노드 GPU 워크로드", "multi-node GPU workloads")
-    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), subject)
+    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), subject, undecided=undecided)

@@ -6,10 +6,11 @@ from collections.abc import Iterator
 
 from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, text, workload_verdicts
-from kubegap.checker.extract import WORKLOAD_KINDS, Workload, containers, dig, workloads
+from kubegap.checker.checks._common import role_workloads, text, workload_failed, workload_verdicts
+from kubegap.checker.extract import containers, dig
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import USER_ROLES, WORKLOAD_KINDS, Workload
 
 # DNS servers and node-local caches must use the node resolver: that is where they forward to.
 _DNS_SERVER_IMAGES = ("coredns", "k8s-dns", "dnsmasq", "node-cache", "unbound", "bind9")
@@ -19,10 +20,7 @@ CHECK = CheckMeta(
     id="dns-policy-bypasses-cluster-dns",
     area="networking",
     severity=Severity.medium,
-    title=text(
-        "클러스터 DNS를 거치지 않는 워크로드",
-        "Workloads that bypass cluster DNS",
-    ),
+    title=text("워크로드의 클러스터 DNS 사용", "Cluster DNS use by workloads"),
     why=text(
         "dnsPolicy가 Default인 파드는 클러스터 DNS 대신 노드의 resolv.conf를 물려받습니다. 서비스 이름이 "
         "풀리지 않고, 노드 이미지나 VPC 설정에 따라 동작이 달라지므로 클러스터 업그레이드 때 숨어 있던 "
@@ -46,23 +44,27 @@ CHECK = CheckMeta(
         "DaemonSet이 아닌 워크로드(파드, Deployment, StatefulSet, Job, 학습 작업 등)의 파드 템플릿이 "
         "dnsPolicy Default이거나, hostNetwork인데 dnsPolicy가 없거나 ClusterFirst이면 실패입니다. DNS 서버 "
         "자신(CoreDNS, kube-dns, NodeLocal DNSCache)과 노드 에이전트인 DaemonSet은 노드 resolver를 써야 "
-        "하므로 건너뜁니다. GPU를 요청하는 워크로드는 심각도를 높입니다.",
+        "하므로 건너뜁니다. 노드 하나에 묶인 hostNetwork 진단 파드·Job(노드 에이전트 역할)도 "
+        "그 노드를 살피는 것이라 건너뜁니다. GPU를 요청하는 워크로드는 심각도를 높입니다.",
         "Fails a pod template of a workload other than a DaemonSet (pods, Deployments, StatefulSets, Jobs, "
         "training jobs...) whose dnsPolicy is Default, or that is hostNetwork with dnsPolicy unset or "
         "ClusterFirst. DNS servers themselves (CoreDNS, kube-dns, NodeLocal DNSCache) and DaemonSet node "
-        "agents need the node resolver and are skipped. Workloads requesting GPUs are reported at higher "
-        "severity.",
+        "agents need the node resolver and are skipped, as are hostNetwork diagnostic pods and Jobs "
+        "pinned to one node (role node agent), which examine that node. Workloads requesting GPUs are "
+        "reported at higher severity.",
     ),
     incidents=("oslo-2022-06-13-eks-120-upgrade-dnspolicy-security-group-policy",),
     needs=(),
     optional=WORKLOAD_KINDS,
     components=("dns",),
     references=("https://kubernetes.io/docs/concepts/services-networking/dns-pod-service/#pod-s-dns-policy",),
+    roles=USER_ROLES,
 )
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = [w for w in workloads(snapshot) if w.kind_key != "apps/DaemonSet" and not _is_dns_server(w)]
+    selection = role_workloads(CHECK, snapshot, gpus=False)
+    chosen = [w for w in selection.chosen if not _is_dns_server(w)]
     problems = []
     for workload in chosen:
         for template in workload.templates:
@@ -70,12 +72,12 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             if said is None:
                 continue
             problems.append(
-                failed(
+                workload_failed(
                     CHECK,
-                    workload.owner,
+                    workload,
                     said,
                     {
-                        "role": template.role,
+                        "group": template.group,
                         "dnsPolicy": template.spec.get("dnsPolicy") or "",
                         "hostNetwork": template.spec.get("hostNetwork") is True,
                         "gpus": template.gpus,
@@ -85,7 +87,12 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             )
             break
     yield from workload_verdicts(
-        CHECK, snapshot, problems, len(chosen), text("DaemonSet이 아닌 워크로드", "non-DaemonSet workloads")
+        CHECK,
+        snapshot,
+        problems,
+        len(chosen),
+        text("DaemonSet이 아닌 워크로드", "non-DaemonSet workloads"),
+        undecided=selection.undecided,
     )
 
 

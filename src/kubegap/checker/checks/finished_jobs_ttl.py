@@ -19,8 +19,7 @@ CHECK = CheckMeta(
     area="control-plane",
     severity=Severity.low,
     title=text(
-        "끝난 Job이 ttlSecondsAfterFinished 없이 쌓임",
-        "Finished Jobs pile up without ttlSecondsAfterFinished",
+        "끝난 Job 정리(ttlSecondsAfterFinished)", "Cleanup of finished Jobs (ttlSecondsAfterFinished)"
     ),
     why=text(
         "끝난 Job과 그 파드는 지우기 전까지 etcd에 남고, 모든 LIST와 컨트롤러 재동기화 비용에 더해집니다. "
@@ -38,9 +37,11 @@ CHECK = CheckMeta(
     ),
     decides=text(
         "CronJob이 만들지 않은 Job 중 ttlSecondsAfterFinished가 없는 것을 셉니다. 클러스터에서는 끝난 "
-        "Job이 50개를 넘으면, 매니페스트에서는 그런 Job마다 실패입니다.",
+        "Job이 50개를 넘으면 실패입니다. 매니페스트에서는 generateName으로 만들 때마다 새로 생기는 Job만 "
+        "실패입니다. 이름이 정해진 Job은 한 번에 하나만 있을 수 있어 쌓이지 않으므로 통과입니다.",
         "Counts Jobs not created by a CronJob that lack ttlSecondsAfterFinished. On a cluster, more than "
-        "50 finished ones fail; in manifests, each such Job fails.",
+        "50 finished ones fail. In manifests, only Jobs named by generateName (a new one at every create) "
+        "fail; a Job with a fixed name can exist only once, so it cannot pile up, and passes.",
     ),
     incidents=("openai-2018-k8s-etcd-quota-autoscaler-mass-termination", "openai-2018-k8s-etcd-disk-latency"),
     needs=("batch/Job",),
@@ -66,6 +67,8 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         return
     lacking = [job for job in jobs if dig(job, "spec", "ttlSecondsAfterFinished") is None]
     if snapshot.mode == "manifests":
+        # A fixed-name Job exists once at a time: it cannot pile up. One made by generateName can.
+        lacking = [job for job in lacking if not dig(job, "metadata", "name")]
         for job in lacking:
             said = message(
                 "Job에 ttlSecondsAfterFinished가 없어 끝난 뒤에도 남습니다",

@@ -7,10 +7,11 @@ from collections.abc import Iterator
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import GPU_NODE_NOTE, failed, not_applicable, passed, text
-from kubegap.checker.extract import containers, daemonsets, gpu_nodes, strings, templates
+from kubegap.checker.extract import containers, daemonsets, gpu_nodes, strings
 from kubegap.checker.extract.conditions import HEALTH_LABELS
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import templates
 
 MARKERS = (
     "dcgmi diag",
@@ -29,7 +30,7 @@ CHECK = CheckMeta(
     id="gpu-active-diagnostics",
     area="gpu-health",
     severity=Severity.low,
-    title=text("GPU 능동 진단이 주기적으로 돌지 않음", "No periodic active GPU diagnostics"),
+    title=text("주기적인 GPU 능동 진단", "Periodic active GPU diagnostics"),
     why=text(
         "카운터만으로는 느린 GPU나 간헐적으로 고장 나는 GPU를 찾지 못합니다. BLOOM 팀은 2.5%만 느린 GPU "
         "하나 때문에 전체 처리량이 5% 떨어졌고, 모든 GPU를 벤치마크할 도구가 없어 노드를 나눠 빼 보며 "

@@ -7,11 +7,11 @@ from typing import Any
 
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, text, workload_verdicts
-from kubegap.checker.extract import WORKLOAD_KINDS, dig, items
-from kubegap.checker.extract.workloads import Workload
+from kubegap.checker.checks._common import role_workloads, text, workload_failed, workload_verdicts
+from kubegap.checker.extract import dig, items
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import WORKLOAD_KINDS, Role, Workload
 
 KUBEFLOW = (
     "kubeflow.org/PyTorchJob",
@@ -26,7 +26,7 @@ CHECK = CheckMeta(
     id="gpu-job-no-deadline",
     area="training-jobs",
     severity=Severity.low,
-    title=text("여러 노드 GPU 작업에 실행 시간 상한이 없음", "Multi-node GPU jobs without a deadline"),
+    title=text("여러 노드 GPU 작업의 실행 시간 상한", "Deadline of multi-node GPU jobs"),
     why=text(
         "NCCL 정리 단계에서 교착된 rank는 끝나지 않습니다. Goodfire에서는 죽은 64-GPU 작업 두 개가 좀비로 "
         "남아 H100 128장을 약 9시간 붙들었고, 7일 시간 제한만 바라보고 있었습니다. activeDeadlineSeconds는 "
@@ -44,10 +44,12 @@ CHECK = CheckMeta(
         "run time, and add a progress (step) watchdog too.",
     ),
     decides=text(
-        "여러 노드에 걸친 GPU 학습 워크로드(Job, CronJob, JobSet, Kubeflow 작업, RayJob)에 종류별 "
-        "activeDeadlineSeconds가 없으면 실패입니다.",
-        "Fails a multi-node GPU training workload (Job, CronJob, JobSet, Kubeflow job, RayJob) that has no "
-        "activeDeadlineSeconds in the field its kind uses.",
+        "여러 노드에 걸친 GPU 워크로드(Job, CronJob, JobSet, Kubeflow 작업, RayJob) 가운데 역할이 여러 "
+        "노드 학습, 배치, 벤치마크인 것에 종류별 activeDeadlineSeconds가 없으면 실패입니다. 서빙과 스모크 "
+        "테스트는 뺍니다.",
+        "Fails a multi-node GPU workload (Job, CronJob, JobSet, Kubeflow job, RayJob) whose role is "
+        "multi-node training, batch or benchmark when it has no activeDeadlineSeconds in the field its kind "
+        "uses. Serving and smoke tests are left out.",
     ),
     incidents=(
         "goodfire-2026-zombie-slurm-jobs-128-h100",
@@ -61,6 +63,7 @@ CHECK = CheckMeta(
         "https://kubernetes.io/docs/concepts/workloads/controllers/job/#job-termination-and-cleanup",
         "https://nvidia.github.io/OSMO/main/user_guide/troubleshooting/nccl.html",
     ),
+    roles=(Role.multi_node_training, Role.batch, Role.benchmark),
 )
 
 
@@ -80,13 +83,12 @@ def deadline(workload: Workload) -> Any:
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = [
-        w for w in gpu_workloads(snapshot, training_only=True, distributed_only=True) if w.kind_key in JUDGED
-    ]
+    selection = role_workloads(CHECK, snapshot, kinds=JUDGED)
+    chosen = [w for w in selection.chosen if w.distributed]
     problems = [
-        failed(
+        workload_failed(
             CHECK,
-            workload.owner,
+            workload,
             message(
                 "파드 {pods}개짜리 GPU 잡에 activeDeadlineSeconds가 없습니다",
                 "{pods}-pod GPU job has no activeDeadlineSeconds",
@@ -98,4 +100,6 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         if deadline(workload) is None
     ]
     subject = text("여러 노드 GPU 잡", "multi-node GPU jobs")
-    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), subject)
+    yield from workload_verdicts(
+        CHECK, snapshot, problems, len(chosen), subject, undecided=selection.undecided
+    )

@@ -7,16 +7,17 @@ from typing import Any
 
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, is_benchmark, text, workload_verdicts
-from kubegap.checker.extract import WORKLOAD_KINDS, dig, integer, items
+from kubegap.checker.checks._common import role_workloads, text, workload_failed, workload_verdicts
+from kubegap.checker.extract import dig, integer, items
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import WORKLOAD_KINDS, Role
 
 CHECK = CheckMeta(
     id="gpu-job-pod-failure-policy",
     area="training-jobs",
     severity=Severity.medium,
-    title=text("GPU Job에 podFailurePolicy가 없음", "GPU Jobs without a podFailurePolicy"),
+    title=text("GPU Job의 podFailurePolicy", "podFailurePolicy of GPU Jobs"),
     why=text(
         "podFailurePolicy가 없으면 노드 장애나 선점으로 죽은 파드도 backoffLimit을 깎고, 반대로 코드 "
         "버그로 죽은 파드는 쓸데없이 여러 번 재시도합니다. 대형 학습에서는 몇 시간마다 하드웨어가 고장 "
@@ -32,17 +33,19 @@ CHECK = CheckMeta(
         "count, and FailJob on exit codes that cannot recover (requires restartPolicy: Never).",
     ),
     decides=text(
-        "GPU를 요청하는 Job·CronJob의 Job spec에 DisruptionTarget 조건을 다루는 podFailurePolicy 규칙이 "
-        "없으면 실패입니다. 벤치마크와 번인 실행은 다시 돌리면 그만이라 건너뜁니다.",
-        "Fails a Job or CronJob that requests GPUs when its Job spec has no podFailurePolicy rule handling "
-        "the DisruptionTarget condition. Benchmarks and burn-in runs, which can simply be run again, are "
-        "skipped.",
+        "역할이 학습이나 배치이고 GPU를 요청하는 Job·CronJob의 Job spec에 DisruptionTarget 조건을 다루는 "
+        "podFailurePolicy 규칙이 없으면 실패입니다. 벤치마크·번인·스모크 테스트는 다시 돌리면 그만이라 "
+        "건너뜁니다.",
+        "Fails a Job or CronJob whose role is training or batch and that requests GPUs when its Job spec "
+        "has no podFailurePolicy rule handling the DisruptionTarget condition. Benchmarks, burn-in runs and "
+        "smoke tests, which can simply be run again, are skipped.",
     ),
     incidents=("llama3-2024-54-day-interruptions", "opt-2021-11-thanksgiving-restarts-buffer-nodes"),
     needs=(),
     optional=WORKLOAD_KINDS,
     components=("job-scheduler", "training-framework"),
     references=("https://kubernetes.io/docs/tasks/job/pod-failure-policy/",),
+    roles=(Role.multi_node_training, Role.single_node_training, Role.batch),
 )
 
 
@@ -54,11 +57,8 @@ def handles_disruption(job_spec: Any) -> bool:
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = [
-        w
-        for w in gpu_workloads(snapshot)
-        if w.kind_key in ("batch/Job", "batch/CronJob") and not is_benchmark(w)
-    ]
+    selection = role_workloads(CHECK, snapshot, kinds=("batch/Job", "batch/CronJob"))
+    chosen = selection.chosen
     problems = []
     for workload in chosen:
         spec = dig(workload.obj, "spec")
@@ -71,9 +71,9 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             "podFailurePolicy": dig(job_spec, "podFailurePolicy") is not None,
         }
         problems.append(
-            failed(
+            workload_failed(
                 CHECK,
-                workload.owner,
+                workload,
                 message(
                     "노드 중단이 Job 실패로 셈해집니다(DisruptionTarget 규칙 없음)",
                     "node disruptions count as Job failures (no DisruptionTarget rule)",
@@ -86,6 +86,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         snapshot,
         problems,
         len(chosen),
-        text("벤치마크가 아닌 GPU Job", "GPU Jobs other than benchmarks"),
+        text("GPU 학습·배치 Job", "GPU training and batch Jobs"),
         ("batch/Job", "batch/CronJob"),
+        selection.undecided,
     )

@@ -6,11 +6,12 @@ from collections.abc import Iterator
 
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, not_applicable, passed, text
-from kubegap.checker.extract import WORKLOAD_KINDS, dig, mapping, quantity, ref
+from kubegap.checker.checks._common import failed, not_applicable, passed, text
+from kubegap.checker.extract import dig, mapping, quantity, ref
 from kubegap.checker.extract.podspec import is_gpu_resource
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import KubeObject, Snapshot
+from kubegap.checker.workload import USER_ROLES, WORKLOAD_KINDS, workloads
 
 QUOTA = "ResourceQuota"
 NEAR = 0.9  # at 90% a scale-out or a retried job can already be refused
@@ -19,10 +20,7 @@ CHECK = CheckMeta(
     id="gpu-namespace-quota-exhausted",
     area="fleet-change",
     severity=Severity.medium,
-    title=text(
-        "GPU 네임스페이스의 ResourceQuota가 거의 다 참",
-        "ResourceQuota of a GPU namespace nearly exhausted",
-    ),
+    title=text("GPU 네임스페이스의 ResourceQuota 여유", "ResourceQuota headroom of GPU namespaces"),
     why=text(
         "ResourceQuota의 status.used가 status.hard에 닿으면 API 서버는 새 파드를 403으로 거부합니다. "
         "스케일 아웃, 재시도한 작업, 교체 파드가 모두 조용히 멈춥니다. mybinder.org는 GKE가 넣어 둔 "
@@ -60,6 +58,7 @@ CHECK = CheckMeta(
         "https://cloud.google.com/kubernetes-engine/quotas#resource_quotas",
     ),
     manifests=False,
+    roles=USER_ROLES,
 )
 
 
@@ -96,7 +95,9 @@ def _tight(quota: KubeObject) -> list[tuple[str, float, str, str]]:
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    gpu_namespaces = {workload.owner.namespace for workload in gpu_workloads(snapshot)}
+    gpu_namespaces = {
+        w.owner.namespace for w in workloads(snapshot) if w.requests_gpus and w.role in CHECK.roles
+    }
     quotas = [
         quota
         for quota in snapshot.of(QUOTA)

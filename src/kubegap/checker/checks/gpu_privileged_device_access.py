@@ -8,10 +8,11 @@ from typing import Any
 from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import judge_user_templates, text
-from kubegap.checker.extract import WORKLOAD_KINDS, PodTemplate, Workload, containers, dig, items, mapping
-from kubegap.checker.extract.podspec import container_requests_gpu, mounts, volumes
+from kubegap.checker.extract import containers, dig, items, mapping
+from kubegap.checker.extract.podspec import container_requests_gpu, mounts, tpu_only, volumes
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import USER_ROLES, WORKLOAD_KINDS, PodTemplate, Workload
 
 # Node labels and taints that only GPU nodes carry: a pod that selects or tolerates them means to run there.
 GPU_NODE_LABELS = frozenset(
@@ -34,8 +35,8 @@ CHECK = CheckMeta(
     area="gpu-stack",
     severity=Severity.medium,
     title=text(
-        "특권 모드나 호스트 장치 마운트로 디바이스 플러그인을 우회하는 GPU 파드",
-        "GPU pods that bypass the device plugin through privilege or host /dev mounts",
+        "GPU 파드의 장치 접근(특권 모드, 호스트 /dev/* 마운트)",
+        "Device access of GPU pods (privilege, host /dev mounts)",
     ),
     why=text(
         "privileged 컨테이너는 호스트의 장치 노드를 모두 받으므로 디바이스 플러그인이 몇 장을 할당했든 "
@@ -78,6 +79,7 @@ CHECK = CheckMeta(
         "https://github.com/gpustack/runtime/pull/15",
         "https://github.com/NVIDIA/k8s-device-plugin/issues/336",
     ),
+    roles=USER_ROLES,
 )
 
 
@@ -87,8 +89,10 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
 
 def _judge(workload: Workload, template: PodTemplate) -> tuple[Message, dict[str, Any]] | None:
     targets_gpu_nodes = workload.kind_key != "apps/DaemonSet" and _targets_gpu_nodes(template.spec)
-    said = _problem(template.spec, targets_gpu_nodes, template.role)
-    return None if said is None else (said, {"role": template.role})
+    said = _problem(template.spec, targets_gpu_nodes, template.group)
+    if tpu_only(template.spec):  # TPU pods are driven by libtpu and were run privileged on GKE
+        return None
+    return None if said is None else (said, {"group": template.group})
 
 
 def _problem(spec: dict[str, Any], targets_gpu_nodes: bool, role: str) -> Message | None:

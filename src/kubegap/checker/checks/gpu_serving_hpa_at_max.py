@@ -6,10 +6,11 @@ from collections.abc import Iterator
 
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, text, workload_verdicts
-from kubegap.checker.extract import WORKLOAD_KINDS, dig, integer, items
+from kubegap.checker.checks._common import role_workloads, text, workload_failed, workload_verdicts
+from kubegap.checker.extract import dig, integer, items
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import WORKLOAD_KINDS, Role
 
 HPA = "autoscaling/HorizontalPodAutoscaler"
 SERVING_KINDS = ("apps/Deployment", "apps/StatefulSet")
@@ -18,10 +19,7 @@ CHECK = CheckMeta(
     id="gpu-serving-hpa-at-max",
     area="control-plane",
     severity=Severity.medium,
-    title=text(
-        "최대 복제본 수에 묶인 GPU 서빙 오토스케일러",
-        "GPU serving autoscalers pinned at their maximum",
-    ),
+    title=text("GPU 서빙 오토스케일러의 여유", "Headroom of GPU serving autoscalers"),
     why=text(
         "HorizontalPodAutoscaler가 이미 maxReplicas에 닿아 있으면 트래픽이 더 늘어도 파드를 늘릴 수 없어 "
         "요청이 쌓이고 시간 초과가 납니다. AssemblyAI에서는 잘못 설정된 확장 정책이 서비스의 확장 폭을 묶어, "
@@ -54,6 +52,7 @@ CHECK = CheckMeta(
         "https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/",
         "https://kubernetes.io/docs/reference/kubernetes-api/workload-resources/horizontal-pod-autoscaler-v2/",
     ),
+    roles=(Role.serving,),
 )
 
 
@@ -81,7 +80,7 @@ def _problem(hpa: dict[str, object]) -> tuple[str, int, int] | None:
 def run(snapshot: Snapshot) -> Iterator[Finding]:
     serving = {
         (w.owner.namespace, w.kind_key.rsplit("/", 1)[-1], w.owner.name): w
-        for w in gpu_workloads(snapshot)
+        for w in role_workloads(CHECK, snapshot).chosen
         if w.kind_key in SERVING_KINDS
     }
     judged = 0
@@ -113,6 +112,6 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 maximum=maximum,
             )
         )
-        problems.append(failed(CHECK, workload.owner, said, {"current": current, "maxReplicas": maximum}))
+        problems.append(workload_failed(CHECK, workload, said, {"current": current, "maxReplicas": maximum}))
     subject = text("GPU 서빙 워크로드의 HPA", "HPAs of GPU serving workloads")
     yield from workload_verdicts(CHECK, snapshot, problems, judged, subject, (HPA, *SERVING_KINDS))

@@ -7,11 +7,12 @@ from typing import Any
 
 from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, is_benchmark, text, workload_verdicts
-from kubegap.checker.extract import Workload, containers, mapping, workload_of
+from kubegap.checker.checks._common import role_workloads, text, workload_failed, workload_verdicts
+from kubegap.checker.extract import container_env, containers, mapping
 from kubegap.checker.extract.podspec import is_gpu_resource
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import Role
 
 SERVING_KINDS = ("apps/Deployment", "apps/StatefulSet", "leaderworkerset.x-k8s.io/LeaderWorkerSet")
 # Paths the API process answers from its own state, without asking the engine (model list, version).
@@ -21,10 +22,7 @@ CHECK = CheckMeta(
     id="gpu-serving-liveness-probe",
     area="gpu-stack",
     severity=Severity.medium,
-    title=text(
-        "GPU 서빙 컨테이너의 livenessProbe가 멈춘 엔진을 보지 못함",
-        "GPU serving containers whose liveness probe cannot see a hung engine",
-    ),
+    title=text("GPU 서빙 컨테이너의 livenessProbe", "Liveness probes of GPU serving containers"),
     why=text(
         "추론 엔진이 교착에 빠지거나 CUDA·NCCL 호출에서 멈춰도 API 서버 프로세스는 살아서 "
         "포트를 열어 둡니다. livenessProbe가 없거나 TCP 연결만 보거나 모델 목록처럼 API "
@@ -48,13 +46,15 @@ CHECK = CheckMeta(
         "a busy engine is not restarted.",
     ),
     decides=text(
-        "GPU를 요청하는 Deployment·StatefulSet·LeaderWorkerSet에서, GPU를 요청하고 포트를 "
-        "열거나 readinessProbe가 있는(즉 요청을 받는) 컨테이너마다 봅니다. livenessProbe가 "
+        "역할이 서빙인 GPU Deployment·StatefulSet·LeaderWorkerSet에서, GPU를 요청하고 포트를 "
+        "열거나(containerPort, 또는 PORT 같은 env로만 정한 포트) readinessProbe가 있는(즉 요청을 받는) "
+        "컨테이너마다 봅니다. livenessProbe가 "
         "없거나, TCP 프로브뿐이거나, HTTP 경로가 /v1/models·/version이면 실패입니다. 포트도 "
         "프로브도 없는 GPU 컨테이너(큐 소비자, Ray 워커, LeaderWorkerSet 워커)와 벤치마크는 "
         "건너뜁니다. exec·gRPC 프로브와 다른 HTTP 경로는 통과로 봅니다.",
-        "Looks at each container of a GPU Deployment, StatefulSet or LeaderWorkerSet that requests GPUs and "
-        "takes requests (declares a port or has a readiness probe). It fails when the container has no "
+        "Looks at each container of a GPU Deployment, StatefulSet or LeaderWorkerSet whose role is serving "
+        "that requests GPUs and takes requests (declares a port, sets one only by env such as PORT, or has a "
+        "readiness probe). It fails when the container has no "
         "liveness probe, only a TCP probe, or an HTTP probe on /v1/models or /version. GPU containers with "
         "neither ports nor probes (queue consumers, Ray workers, LeaderWorkerSet workers) and benchmarks are "
         "skipped; exec and gRPC probes and other HTTP paths pass.",
@@ -67,6 +67,7 @@ CHECK = CheckMeta(
         "https://kubernetes.io/docs/tasks/configure-pod-container/configure-liveness-readiness-startup-probes/",
         "https://github.com/vllm-project/vllm/pull/36451",
     ),
+    roles=(Role.serving,),
 )
 
 
@@ -76,9 +77,18 @@ def _requests_gpus(container: dict[str, Any]) -> bool:
     return any(is_gpu_resource(str(name)) for name in chosen)
 
 
+# Env variables model servers read their listening port from (vLLM, TGI, Triton wrappers, NIM, Ollama).
+PORT_VARIABLES = frozenset(
+    {"PORT", "SERVER_PORT", "HTTP_PORT", "NIM_SERVER_PORT", "OLLAMA_HOST", "SERVICE_PORT"}
+)
+
+
 def _takes_requests(container: dict[str, Any]) -> bool:
-    """Declares a port or a readiness probe: it answers callers, so a hang is felt by someone."""
-    return bool(container.get("ports")) or bool(mapping(container.get("readinessProbe")))
+    """Declares a port, a readiness probe, or a port set only by env: it answers callers, so a hang is
+    felt by someone."""
+    if container.get("ports") or mapping(container.get("readinessProbe")):
+        return True
+    return any(name in PORT_VARIABLES for name in container_env(container))
 
 
 def _probe_gap(container: dict[str, Any]) -> str:
@@ -116,21 +126,11 @@ def _gap_message(name: str, gap: str) -> Message:
     )
 
 
-def _serving_workloads(snapshot: Snapshot) -> Iterator[Workload]:
-    """GPU workloads of the serving kinds only: reading other kinds could not change the verdict."""
-    for key in SERVING_KINDS:
-        for obj in snapshot.of(key):
-            workload = workload_of(key, obj) if isinstance(obj, dict) else None
-            if workload is not None and workload.requests_gpus:
-                yield workload
-
-
 def run(snapshot: Snapshot) -> Iterator[Finding]:
+    selection = role_workloads(CHECK, snapshot, kinds=SERVING_KINDS)
     problems = []
     examined = 0
-    for workload in _serving_workloads(snapshot):
-        if is_benchmark(workload):
-            continue
+    for workload in selection.chosen:
         serving = [
             container
             for template in workload.templates
@@ -144,7 +144,9 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             gap = _probe_gap(container)
             if gap:
                 name = str(container.get("name") or "")
-                problems.append(failed(CHECK, workload.owner, _gap_message(name, gap), {"liveness": gap}))
+                problems.append(workload_failed(CHECK, workload, _gap_message(name, gap), {"liveness": gap}))
                 break
     subject = text("요청을 받는 GPU 서빙 워크로드", "GPU serving workloads that take requests")
-    yield from workload_verdicts(CHECK, snapshot, problems, examined, subject, SERVING_KINDS)
+    yield from workload_verdicts(
+        CHECK, snapshot, problems, examined, subject, SERVING_KINDS, selection.undecided
+    )

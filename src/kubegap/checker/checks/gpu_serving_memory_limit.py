@@ -7,18 +7,16 @@ from collections.abc import Iterator
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import (
-    failed,
-    gpu_workloads,
-    is_benchmark,
-    is_burn_in,
-    is_gpu_agent_workload,
+    role_workloads,
     text,
+    workload_failed,
     workload_verdicts,
 )
-from kubegap.checker.extract import WORKLOAD_KINDS, containers, dig
+from kubegap.checker.extract import containers, dig
 from kubegap.checker.extract.podspec import container_requests_gpu
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import WORKLOAD_KINDS, Role
 
 # Long-running workloads that share a node with other pods for days. Judged on real manifests first over
 # every GPU workload, most findings were test pods, tutorials and placeholders where the gap is noise.
@@ -30,7 +28,7 @@ CHECK = CheckMeta(
     id="gpu-serving-memory-limit",
     area="gpu-stack",
     severity=Severity.medium,
-    title=text("메모리 한도가 없는 GPU 서빙 컨테이너", "GPU serving containers without a memory limit"),
+    title=text("GPU 서빙 컨테이너의 메모리 한도", "Memory limits of GPU serving containers"),
     why=text(
         "메모리 한도가 없는 컨테이너는 노드 메모리를 다 쓸 때까지 자랄 수 있고, 그러면 커널은 같은 노드의 "
         "아무 프로세스나 죽입니다. mybinder.org에서는 한도 없는 빌드 컨테이너가 노드 메모리를 다 써 같은 "
@@ -71,18 +69,13 @@ CHECK = CheckMeta(
         "https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/",
         "https://kubernetes.io/docs/concepts/scheduling-eviction/node-pressure-eviction/",
     ),
+    roles=(Role.serving,),
 )
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = [
-        w
-        for w in gpu_workloads(snapshot)
-        if w.kind_key in SERVING_KINDS
-        and not is_gpu_agent_workload(w)
-        and not is_burn_in(w)
-        and not is_benchmark(w)
-    ]
+    selection = role_workloads(CHECK, snapshot, kinds=SERVING_KINDS)
+    chosen = selection.chosen
     problems = []
     for workload in chosen:
         unlimited = sorted(
@@ -96,9 +89,9 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         )
         if unlimited:
             problems.append(
-                failed(
+                workload_failed(
                     CHECK,
-                    workload.owner,
+                    workload,
                     message(
                         "GPU 컨테이너 {count}개에 메모리 한도가 없습니다",
                         "{count} GPU container(s) with no memory limit",
@@ -108,4 +101,6 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 )
             )
     subject = text("GPU 서빙 워크로드", "GPU serving workloads")
-    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), subject)
+    yield from workload_verdicts(
+        CHECK, snapshot, problems, len(chosen), subject, undecided=selection.undecided
+    )

@@ -6,23 +6,22 @@ from collections.abc import Iterator
 
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, text, unknown, workload_verdicts
+from kubegap.checker.checks._common import role_workloads, text, unknown, workload_failed, workload_verdicts
 from kubegap.checker.coverage_text import status_label
 from kubegap.checker.extract import dig, integer, mapping, selector_matches
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Coverage, Snapshot
+from kubegap.checker.workload import Role, Workload
 
 PDB = "policy/PodDisruptionBudget"
+HPA = "autoscaling/HorizontalPodAutoscaler"
 SERVING_KINDS = ("apps/Deployment", "apps/StatefulSet")
 
 CHECK = CheckMeta(
     id="gpu-serving-pdb-missing",
     area="fleet-change",
     severity=Severity.medium,
-    title=text(
-        "GPU 서빙 워크로드에 PodDisruptionBudget이 없음",
-        "GPU serving workloads without a PodDisruptionBudget",
-    ),
+    title=text("GPU 서빙 워크로드의 PodDisruptionBudget", "PodDisruptionBudgets of GPU serving workloads"),
     why=text(
         "노드 업그레이드와 drain은 PodDisruptionBudget만 보고 속도를 조절합니다. PDB가 없으면 자동 "
         "업그레이드가 한 풀의 모델 서빙 노드를 한꺼번에 비울 수 있습니다. GitHub Copilot은 자동화된 노드 "
@@ -40,28 +39,45 @@ CHECK = CheckMeta(
         "keeps minimum capacity), and make sure GPU pool upgrades honour PDBs (surge, drain).",
     ),
     decides=text(
-        "GPU를 요청하고 replicas가 2 이상인 Deployment·StatefulSet마다, 같은 네임스페이스에 그 파드 "
-        "레이블을 고르는 PDB가 없으면 실패입니다. PDB를 읽을 수 없으면 알 수 없음입니다.",
-        "Fails each Deployment or StatefulSet that requests GPUs with 2 or more replicas when no PDB in "
-        "its namespace selects its pod labels. If PDBs could not be read, the result is unknown.",
+        "역할이 서빙이고 GPU를 요청하며 replicas가 2 이상인(또는 HPA의 maxReplicas가 2 이상인) "
+        "Deployment·StatefulSet마다, 같은 네임스페이스에 그 파드 레이블을 고르는 PDB가 없으면 "
+        "실패입니다. PDB를 읽을 수 없거나 replicas가 렌더링되지 않은 템플릿 값이면 알 수 없음입니다.",
+        "Fails each serving Deployment or StatefulSet that requests GPUs with 2 or more replicas (or an HPA "
+        "whose maxReplicas is 2 or more) when no PDB in its namespace selects its pod labels. If PDBs could "
+        "not be read, or replicas is an unrendered template value, the result is unknown.",
     ),
     incidents=("github-copilot-2023-10-model-node-auto-upgrade",),
     needs=(),
-    optional=(*SERVING_KINDS, PDB),
+    optional=(*SERVING_KINDS, PDB, HPA),
     components=("inference-serving", "deployment-pipeline"),
     references=(
         "https://kubernetes.io/docs/tasks/run-application/configure-pdb/",
         "https://github.com/zegl/kube-score/blob/master/README_CHECKS.md",
     ),
+    roles=(Role.serving,),
 )
 
 
+def _hpa_ceilings(snapshot: Snapshot) -> dict[tuple[str, str, str], int]:
+    """(namespace, kind, name) -> the maxReplicas of the HPA that scales it."""
+    found = {}
+    for hpa in snapshot.of(HPA):
+        target = mapping(dig(hpa, "spec", "scaleTargetRef"))
+        key = (str(dig(hpa, "metadata", "namespace") or ""), str(target.get("kind")), str(target.get("name")))
+        found[key] = integer(dig(hpa, "spec", "maxReplicas"), 0)
+    return found
+
+
+def _replicas(workload: Workload, ceilings: dict[tuple[str, str, str], int]) -> int:
+    """spec.replicas, or the HPA's maxReplicas when an HPA may scale it higher."""
+    key = (workload.owner.namespace, workload.kind_key.rsplit("/", 1)[-1], workload.owner.name)
+    return max(integer(dig(workload.obj, "spec", "replicas"), 1), ceilings.get(key, 0))
+
+
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = [
-        w
-        for w in gpu_workloads(snapshot)
-        if w.kind_key in SERVING_KINDS and integer(dig(w.obj, "spec", "replicas"), 1) >= 2
-    ]
+    selection = role_workloads(CHECK, snapshot, kinds=SERVING_KINDS, fields=("replicas",))
+    ceilings = _hpa_ceilings(snapshot)
+    chosen = [w for w in selection.chosen if _replicas(w, ceilings) >= 2]
     coverage = snapshot.status_of(PDB).status
     if chosen and coverage not in (Coverage.read, Coverage.absent):
         yield unknown(
@@ -88,11 +104,11 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         }
         namespace = workload.owner.namespace
         if not any(ns == namespace and selector_matches(labels, selector) for ns, selector in budgets):
-            replicas = integer(dig(workload.obj, "spec", "replicas"), 1)
+            replicas = _replicas(workload, ceilings)
             problems.append(
-                failed(
+                workload_failed(
                     CHECK,
-                    workload.owner,
+                    workload,
                     message(
                         "GPU 복제본 {replicas}개에 PodDisruptionBudget이 없습니다",
                         "{replicas} GPU replicas with no PodDisruptionBudget",
@@ -101,4 +117,6 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 )
             )
     subject = text("복제본이 여럿인 GPU 서빙 워크로드", "multi-replica GPU serving workloads")
-    yield from workload_verdicts(CHECK, snapshot, problems, len(chosen), subject, SERVING_KINDS)
+    yield from workload_verdicts(
+        CHECK, snapshot, problems, len(chosen), subject, SERVING_KINDS, selection.undecided
+    )

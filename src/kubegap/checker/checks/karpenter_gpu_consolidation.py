@@ -11,16 +11,17 @@ from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import (
     crd_state,
     failed,
-    gpu_workloads,
     not_applicable,
     passed,
+    role_workloads,
     text,
     unknown,
 )
-from kubegap.checker.extract import WORKLOAD_KINDS, dig, items, mapping, ref, strings
+from kubegap.checker.extract import dig, items, mapping, ref, strings
 from kubegap.checker.extract.podspec import gpus_requested, is_gpu_resource
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import TRAINING, WORKLOAD_KINDS
 
 NODEPOOL = "karpenter.sh/NodePool"
 UNDERUTILIZED = frozenset({"WhenEmptyOrUnderutilized", "WhenUnderutilized"})  # v1, v1beta1
@@ -41,10 +42,7 @@ CHECK = CheckMeta(
     id="karpenter-gpu-consolidation",
     area="fleet-change",
     severity=Severity.medium,
-    title=text(
-        "GPU NodePool이 막는 장치 없이 저활용 노드 통합을 허용함",
-        "GPU NodePools that consolidate underutilized nodes with nothing holding them back",
-    ),
+    title=text("GPU NodePool의 노드 통합 제한", "Consolidation guard of GPU NodePools"),
     why=text(
         "consolidationPolicy가 WhenEmptyOrUnderutilized이면 Karpenter는 덜 찬 노드의 파드를 퇴거하고 노드를 "
         "없애거나 바꿉니다. 학습 작업의 파드가 쫓겨나면 마지막 체크포인트 이후 진행이 사라지고, 여러 노드 "
@@ -83,6 +81,7 @@ CHECK = CheckMeta(
         "https://karpenter.sh/docs/concepts/disruption/",
         "https://docs.aws.amazon.com/eks/latest/best-practices/aiml-compute.html",
     ),
+    roles=TRAINING,
 )
 
 
@@ -146,7 +145,7 @@ def _gap(pool: dict[str, Any]) -> Message | None:
 
 def _all_training_opted_out(snapshot: Snapshot) -> int:
     """How many GPU training workloads there are, when every one annotates its pods do-not-disrupt; else 0."""
-    training = gpu_workloads(snapshot, training_only=True)
+    training = role_workloads(CHECK, snapshot).chosen
     if all(_opted_out(workload.obj) for workload in training):
         return len(training)
     return 0

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import yaml
 
-from kubegap.bilingual import message
+from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import crd_state, failed, not_applicable, passed, text, unknown
 from kubegap.checker.extract import mapping, ref
@@ -20,7 +20,7 @@ CHECK = CheckMeta(
     id="kueue-wait-for-pods-ready",
     area="training-jobs",
     severity=Severity.medium,
-    title=text("Kueue에서 waitForPodsReady가 꺼져 있음", "Kueue waitForPodsReady disabled"),
+    title=text("Kueue의 waitForPodsReady", "Kueue waitForPodsReady"),
     why=text(
         "waitForPodsReady 없이 Kueue는 작업을 승인한 뒤 파드가 실제로 다 떴는지 보지 않습니다. 여러 노드에 "
         "걸친 작업 둘이 GPU를 반씩 차지하면 서로를 기다리며 멈추고, 파드 일부가 끝내 뜨지 못한 작업은 GPU "
@@ -101,4 +101,14 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             ),
         )
     else:
-        yield not_applicable(CHECK, message("Kueue가 설치되어 있지 않습니다", "Kueue is not installed"))
+        yield not_applicable(CHECK, _no_kueue(snapshot))
+
+
+def _no_kueue(snapshot: Snapshot) -> Message:
+    """A cluster without Kueue's objects has no Kueue; a set of files without them says nothing."""
+    if snapshot.mode == "manifests":
+        return message(
+            "이 매니페스트에는 Kueue 설정도 큐도 없습니다",
+            "no Kueue configuration or queues in these manifests",
+        )
+    return message("Kueue가 설치되어 있지 않습니다", "Kueue is not installed")

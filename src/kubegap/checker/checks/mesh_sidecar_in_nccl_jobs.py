@@ -6,11 +6,11 @@ from collections.abc import Iterator
 
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, text, unknown, workload_verdicts
-from kubegap.checker.extract import WORKLOAD_KINDS, dig, mapping
-from kubegap.checker.extract.workloads import Workload
+from kubegap.checker.checks._common import role_workloads, text, unknown, workload_failed, workload_verdicts
+from kubegap.checker.extract import dig, mapping
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Coverage, Snapshot
+from kubegap.checker.workload import USER_ROLES, WORKLOAD_KINDS, Workload
 
 ON = ("true", "enabled")
 
@@ -19,8 +19,8 @@ CHECK = CheckMeta(
     area="networking",
     severity=Severity.medium,
     title=text(
-        "여러 노드 GPU 작업에 서비스 메시 사이드카가 주입됨",
-        "Service-mesh sidecars injected into multi-node GPU jobs",
+        "여러 노드 GPU 작업의 서비스 메시 사이드카 주입",
+        "Service-mesh sidecar injection into multi-node GPU jobs",
     ),
     why=text(
         "Istio나 Linkerd 사이드카는 파드의 트래픽을 가로챕니다. NCCL은 노드 사이에 임의 포트로 직접 연결을 "
@@ -53,6 +53,7 @@ CHECK = CheckMeta(
         "https://istio.io/latest/docs/setup/additional-setup/sidecar-injection/",
         "https://linkerd.io/2/features/proxy-injection/",
     ),
+    roles=USER_ROLES,
 )
 
 
@@ -98,7 +99,8 @@ def _namespace_injects(labels: dict[str, object]) -> bool:
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = gpu_workloads(snapshot, distributed_only=True)
+    selection = role_workloads(CHECK, snapshot)
+    chosen = [workload for workload in selection.chosen if workload.distributed]
     namespaces_read = snapshot.status_of("Namespace").status is Coverage.read
     namespaces = {
         str(dig(ns, "metadata", "name")): {
@@ -108,7 +110,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         for ns in snapshot.of("Namespace")
     }
     problems: list[Finding] = []
-    undecided: list[Finding] = []
+    undecided: list[Finding] = list(selection.undecided)
     for workload in chosen:
         setting = _template_setting(workload)
         namespace = workload.owner.namespace
@@ -119,7 +121,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 "메시 사이드카가 NCCL 트래픽 앞에 끼어듭니다",
                 "a mesh sidecar will sit in front of NCCL traffic",
             )
-            problems.append(failed(CHECK, workload.owner, said))
+            problems.append(workload_failed(CHECK, workload, said))
         elif namespace not in namespaces and not namespaces_read:
             undecided.append(
                 unknown(
@@ -129,6 +131,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                         "네임스페이스 레이블이 보이지 않고, 템플릿도 사이드카 주입을 끄지 않습니다",
                         "namespace labels not visible; the template does not opt out",
                     ),
+                    workload.evidence,
                 )
             )
     if problems or undecided:

@@ -6,16 +6,16 @@ from collections.abc import Iterator
 
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, merged_env, text, workload_verdicts
-from kubegap.checker.extract import WORKLOAD_KINDS
+from kubegap.checker.checks._common import role_workloads, text, workload_failed, workload_verdicts
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import WORKLOAD_KINDS, Role
 
 CHECK = CheckMeta(
     id="nccl-async-error-handling",
     area="training-jobs",
     severity=Severity.high,
-    title=text("NCCL 비동기 오류 처리가 꺼져 있음", "NCCL async error handling disabled"),
+    title=text("NCCL 비동기 오류 처리", "NCCL async error handling"),
     why=text(
         "TORCH_NCCL_ASYNC_ERROR_HANDLING=0이면 한 rank가 죽어도 나머지 rank는 collective 안에서 영원히 "
         "기다리고, 프로세스가 끝나지 않으니 작업 관리자는 실패를 모릅니다. BLOOM 팀은 GPU가 죽을 때마다 "
@@ -50,6 +50,13 @@ CHECK = CheckMeta(
         "https://pytorch.org/docs/stable/torch_nccl_environment_variables.html",
         "https://github.com/pytorch/pytorch/issues/46874",
     ),
+    roles=(
+        Role.multi_node_training,
+        Role.single_node_training,
+        Role.serving,
+        Role.batch,
+        Role.other,
+    ),
 )
 
 
@@ -61,15 +68,16 @@ def setting(env: dict[str, str]) -> tuple[str, str] | None:
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = gpu_workloads(snapshot)
+    selection = role_workloads(CHECK, snapshot)
+    chosen = selection.chosen
     problems = []
     for workload in chosen:
-        found = setting(merged_env(workload))
+        found = setting(workload.env())
         if found and found[1].strip() == "0":
             problems.append(
-                failed(
+                workload_failed(
                     CHECK,
-                    workload.owner,
+                    workload,
                     message(
                         "{variable}=0: 죽은 랭크 하나가 나머지를 멈춘 채로 둡니다",
                         "{variable}=0: a dead rank leaves the others hanging",
@@ -79,5 +87,10 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 )
             )
     yield from workload_verdicts(
-        CHECK, snapshot, problems, len(chosen), text("GPU 워크로드", "GPU workloads")
+        CHECK,
+        snapshot,
+        problems,
+        len(chosen),
+        text("GPU 워크로드", "GPU workloads"),
+        undecided=selection.undecided,
     )

@@ -6,17 +6,11 @@ from collections.abc import Iterator
 
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import (
-    failed,
-    gpu_workloads,
-    merged_env,
-    text,
-    uses_pytorch_nccl,
-    workload_verdicts,
-)
-from kubegap.checker.extract import WORKLOAD_KINDS, integer
+from kubegap.checker.checks._common import role_workloads, text, workload_failed, workload_verdicts
+from kubegap.checker.extract import integer
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import WORKLOAD_KINDS, Role, uses_pytorch_nccl
 
 TRUE = ("1", "true", "True", "TRUE")
 
@@ -24,7 +18,7 @@ CHECK = CheckMeta(
     id="nccl-hang-dump",
     area="training-jobs",
     severity=Severity.low,
-    title=text("분산 학습이 멈췄을 때 남는 덤프가 없음", "No hang dump for distributed training"),
+    title=text("분산 학습이 멈췄을 때의 덤프", "Hang dump for distributed training"),
     why=text(
         "멈춘 학습에서 가장 어려운 일은 어느 rank가 어디서 멈췄는지 찾는 것입니다. BLOOM 팀은 전체 "
         "규모에서 py-spy가 듣지 않아 2노드에서 재현해야 했고, Llama 3 팀은 NCCL flight recorder 덕분에 "
@@ -55,16 +49,16 @@ CHECK = CheckMeta(
         "https://pytorch.org/docs/stable/torch_nccl_environment_variables.html",
         "https://arxiv.org/abs/2407.21783",
     ),
+    roles=(Role.multi_node_training,),
 )
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = [
-        w for w in gpu_workloads(snapshot, training_only=True, distributed_only=True) if uses_pytorch_nccl(w)
-    ]
+    selection = role_workloads(CHECK, snapshot)
+    chosen = [w for w in selection.chosen if uses_pytorch_nccl(w)]
     problems = []
     for workload in chosen:
-        env = merged_env(workload)
+        env = workload.env()
         dump = env.get("TORCH_NCCL_DUMP_ON_TIMEOUT", "")
         buffer = integer(env.get("TORCH_NCCL_TRACE_BUFFER_SIZE"), -1)
         if dump not in TRUE or buffer == 0:
@@ -73,9 +67,9 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 "TORCH_NCCL_TRACE_BUFFER_SIZE": env.get("TORCH_NCCL_TRACE_BUFFER_SIZE", "(unset)"),
             }
             problems.append(
-                failed(
+                workload_failed(
                     CHECK,
-                    workload.owner,
+                    workload,
                     message(
                         "행이 걸려도 NCCL 플라이트 레코더 덤프가 남지 않습니다",
                         "a hang would leave no NCCL flight-recorder dump",
@@ -89,4 +83,5 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         problems,
         len(chosen),
         text("여러 노드 PyTorch GPU 학습 워크로드", "multi-node PyTorch GPU training workloads"),
+        undecided=selection.undecided,
     )

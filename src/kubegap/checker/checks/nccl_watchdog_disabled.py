@@ -6,10 +6,11 @@ from collections.abc import Iterator
 
 from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import failed, gpu_workloads, merged_env, text, workload_verdicts
-from kubegap.checker.extract import WORKLOAD_KINDS, quantity
+from kubegap.checker.checks._common import role_workloads, text, workload_failed, workload_verdicts
+from kubegap.checker.extract import quantity
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.workload import WORKLOAD_KINDS, Role
 
 MAX_HEARTBEAT_SECONDS = 1800
 
@@ -17,7 +18,7 @@ CHECK = CheckMeta(
     id="nccl-watchdog-disabled",
     area="training-jobs",
     severity=Severity.medium,
-    title=text("NCCL 워치독이 꺼졌거나 사실상 무한함", "NCCL watchdog disabled or effectively endless"),
+    title=text("NCCL 워치독", "NCCL watchdog"),
     why=text(
         "ProcessGroupNCCL 워치독과 그 감시(heartbeat) 스레드는 멈춘 collective를 프로세스 종료로 바꾸는 "
         "마지막 장치입니다. PyTorch 개발자는 워치독이 타임아웃에도 프로그램을 내리지 못해 작업이 아무도 "
@@ -49,6 +50,13 @@ CHECK = CheckMeta(
     optional=WORKLOAD_KINDS,
     components=("nccl", "training-framework"),
     references=("https://pytorch.org/docs/stable/torch_nccl_environment_variables.html",),
+    roles=(
+        Role.multi_node_training,
+        Role.single_node_training,
+        Role.serving,
+        Role.batch,
+        Role.other,
+    ),
 )
 
 
@@ -63,15 +71,16 @@ def problems_in(env: dict[str, str]) -> list[str]:
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    chosen = gpu_workloads(snapshot)
+    selection = role_workloads(CHECK, snapshot)
+    chosen = selection.chosen
     problems = []
     for workload in chosen:
-        found = problems_in(merged_env(workload))
+        found = problems_in(workload.env())
         if found:
             problems.append(
-                failed(
+                workload_failed(
                     CHECK,
-                    workload.owner,
+                    workload,
                     message(
                         "NCCL 워치독이 약해졌습니다: {settings}",
                         "NCCL watchdog weakened: {settings}",
@@ -81,5 +90,10 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 )
             )
     yield from workload_verdicts(
-        CHECK, snapshot, problems, len(chosen), text("GPU 워크로드", "GPU workloads")
+        CHECK,
+        snapshot,
+        problems,
+        len(chosen),
+        text("GPU 워크로드", "GPU workloads"),
+        undecided=selection.undecided,
     )

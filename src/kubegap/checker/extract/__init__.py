@@ -1,5 +1,6 @@
-"""Shared extractors: every check reads nodes, workloads, agents and RBAC through these views.
+"""Shared extractors: every check reads nodes, agents and RBAC through these views.
 
+Workloads, their pod templates and roles are the workload model in `checker.workload`.
 Each view is built once per snapshot (see `_memo`) so thirty checks over 5,000 nodes and 150,000
 pods still walk the raw objects only a few times.
 """
@@ -27,25 +28,13 @@ from kubegap.checker.extract.nodes import NodeView, gpu_nodes, node_view, nodes
 from kubegap.checker.extract.podspec import container_env, containers, gpus_requested, pod_env, shm_size_bytes
 from kubegap.checker.extract.rbac import cluster_wide_reads
 from kubegap.checker.extract.scheduling import placement_blockers, selector_matches
-from kubegap.checker.extract.workloads import (
-    WORKLOAD_KINDS,
-    PodTemplate,
-    Workload,
-    gpu_training_workloads,
-    templates,
-    workload_of,
-    workloads,
-)
 
 __all__ = [
     "GPU_HEALTH_ROLES",
     "GPU_STACK_ROLES",
-    "WORKLOAD_KINDS",
     "DaemonSetView",
     "NodeView",
     "PodIndex",
-    "PodTemplate",
-    "Workload",
     "classify",
     "cluster_wide_reads",
     "container_env",
@@ -53,7 +42,6 @@ __all__ = [
     "daemonsets",
     "dig",
     "gpu_nodes",
-    "gpu_training_workloads",
     "gpus_requested",
     "integer",
     "items",
@@ -69,7 +57,4 @@ __all__ = [
     "selector_matches",
     "shm_size_bytes",
     "strings",
-    "templates",
-    "workload_of",
-    "workloads",
 ]

@@ -21,26 +21,28 @@ from kubegap.checker.extract._fields import (
 )
 from kubegap.checker.extract._memo import memo
 from kubegap.checker.extract.podspec import images
+from kubegap.checker.extract.words import has_phrase, image_name, tokens
 from kubegap.checker.finding import ObjectRef
 from kubegap.checker.snapshot import KubeObject, Snapshot
 
-# role -> words that identify it in a DaemonSet/pod name, image or app label (checked in this order)
-AGENT_ROLES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("dcgm-exporter", ("dcgm-exporter",)),
-    ("device-plugin", ("device-plugin", "k8s-device-plugin", "amdgpu-dp")),
-    ("gpu-feature-discovery", ("gpu-feature-discovery",)),
-    ("dcgm", ("nvidia-dcgm", "/dcgm:", "dcgm-hostengine", "cloud-native/dcgm")),
-    ("driver", ("nvidia-driver", "/driver:", "nvidia-vgpu-manager", "amdgpu-driver")),
-    ("container-toolkit", ("container-toolkit",)),
-    ("mig-manager", ("mig-manager",)),
-    ("operator-validator", ("operator-validator", "gpu-operator-validator")),
-    ("node-problem-detector", ("node-problem-detector",)),
-    ("autopilot", ("autopilot",)),
-    ("nvsentinel", ("nvsentinel",)),
-    ("eks-node-monitoring-agent", ("eks-node-monitoring-agent", "node-monitoring-agent")),
-    ("gpud", ("gpud",)),
-    ("kured", ("kured",)),
-    ("nodelocaldns", ("node-local-dns", "nodelocaldns", "k8s-dns-node-cache")),
+# role -> (phrases in a name or app label, image names), checked in this order. Phrases match whole
+# words (`gpud` is not `gpudirect`), image names the image's last path step (`nvcr.io/nvidia/driver`).
+AGENT_ROLES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
+    ("dcgm-exporter", ("dcgm-exporter",), ("dcgm-exporter",)),
+    ("device-plugin", ("device-plugin", "amdgpu-dp"), ("k8s-device-plugin", "device-plugin")),
+    ("gpu-feature-discovery", ("gpu-feature-discovery",), ("gpu-feature-discovery",)),
+    ("dcgm", ("nvidia-dcgm", "dcgm-hostengine", "dcgm"), ("dcgm",)),
+    ("driver", ("nvidia-driver", "nvidia-vgpu-manager", "amdgpu-driver"), ("driver", "nvidia-driver")),
+    ("container-toolkit", ("container-toolkit",), ("container-toolkit",)),
+    ("mig-manager", ("mig-manager",), ("k8s-mig-manager",)),
+    ("operator-validator", ("operator-validator",), ("gpu-operator-validator",)),
+    ("node-problem-detector", ("node-problem-detector",), ("node-problem-detector",)),
+    ("autopilot", ("autopilot",), ("autopilot",)),
+    ("nvsentinel", ("nvsentinel",), ()),
+    ("eks-node-monitoring-agent", ("node-monitoring-agent",), ("eks-node-monitoring-agent",)),
+    ("gpud", ("gpud",), ("gpud",)),
+    ("kured", ("kured",), ("kured",)),
+    ("nodelocaldns", ("node-local-dns", "nodelocaldns", "k8s-dns-node-cache"), ("k8s-dns-node-cache",)),
 )
 # Upstream GPU agents whose pod reads are scoped to their own node (field selector or kubelet socket).
 NODE_SCOPED_ROLES = frozenset(
@@ -85,13 +87,17 @@ GPU_STACK_ROLES = frozenset(
 
 
 def classify(name: str, spec: dict[str, Any], labels: dict[str, str]) -> str:
-    """The agent role of a DaemonSet or pod, or '' when it is none we know."""
+    """The agent role of a DaemonSet or pod, or '' when it is none we know (whole words, never substrings)."""
     app = " ".join(labels.get(key, "") for key in ("app", "app.kubernetes.io/name", "k8s-app", "name"))
     # Names first: GPU Feature Discovery ships in the device-plugin image, so the image alone misleads.
-    for text in (" ".join([name, app]).lower(), " ".join(images(spec)).lower()):
-        for role, words in AGENT_ROLES:
-            if any(word in text for word in words):
-                return role
+    named = tokens(" ".join([name, app]))
+    for role, phrases, _ in AGENT_ROLES:
+        if any(has_phrase(named, phrase) for phrase in phrases):
+            return role
+    image_names = {image_name(image).lower() for image in images(spec) if image}
+    for role, _, names in AGENT_ROLES:
+        if image_names & set(names):
+            return role
     return ""
 
 

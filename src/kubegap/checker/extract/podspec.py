@@ -6,11 +6,35 @@ from typing import Any
 
 from kubegap.checker.extract._fields import dig, integer, items, mapping, quantity, strings
 
-GPU_RESOURCE_PREFIXES = ("nvidia.com/gpu", "nvidia.com/mig-", "amd.com/gpu", "gpu.intel.com/")
+# Extended resources whose quantity counts whole accelerators (or slices of one: MIG, Neuron cores).
+# Sharing schedulers' memory and core shares (`nvidia.com/gpumem`, `gpu.intel.com/millicores`) are not
+# counts: reading `nvidia.com/gpumem: 3000` as 3,000 GPUs is the mistake a prefix match makes.
+ACCELERATOR_RESOURCES = frozenset(
+    {
+        "nvidia.com/gpu",
+        "nvidia.com/gpu.shared",
+        "amd.com/gpu",
+        "gpu.intel.com/i915",
+        "gpu.intel.com/xe",
+        "aws.amazon.com/neuron",
+        "aws.amazon.com/neuroncore",
+        "aws.amazon.com/neurondevice",
+        "habana.ai/gaudi",
+        "google.com/tpu",
+        "volcano.sh/vgpu-number",
+        "cambricon.com/mlu",
+        "npu.intel.com/accel",
+    }
+)
+ACCELERATOR_PREFIXES = ("nvidia.com/mig-", "huawei.com/ascend", "amd.com/gpu-")
+# Any accelerator-looking request, including shares: used to tell a pod that touches a device.
+ACCELERATOR_SUFFIXES = ("/gpu", "/tpu", "/neuron", "/neuroncore", "/neurondevice", "/gaudi")
 
 
 def is_gpu_resource(name: str) -> bool:
-    return name.startswith(GPU_RESOURCE_PREFIXES)
+    """An extended resource counting accelerators: NVIDIA, AMD, Intel GPUs, AWS Neuron, Gaudi, TPU, Ascend."""
+    lowered = name.lower()
+    return lowered in ACCELERATOR_RESOURCES or lowered.startswith(ACCELERATOR_PREFIXES)
 
 
 def containers(spec: dict[str, Any], include_init: bool = True) -> list[dict[str, Any]]:
@@ -145,6 +169,34 @@ def container_requests_gpu(container: dict[str, Any]) -> bool:
         return True
     for section in ("limits", "requests"):
         for name, value in mapping(resources.get(section)).items():
-            if (is_gpu_resource(str(name)) or "gpu" in str(name).lower()) and integer(value, 1) > 0:
+            if (is_gpu_resource(str(name)) or _shares_gpu(str(name))) and integer(value, 1) > 0:
                 return True
     return False
+
+
+def shares_gpu(name: str) -> bool:
+    """A sharing scheduler's GPU resource name, whatever its quantity means (memory, cores, a count)."""
+    return _shares_gpu(name)
+
+
+def _shares_gpu(name: str) -> bool:
+    """A sharing scheduler's GPU resource (HAMi `nvidia.com/gpumem`, Aliyun `aliyun.com/gpu-mem`...)."""
+    words = name.lower().replace("-", "/").replace(".", "/").replace("_", "/").split("/")
+    return any(word.startswith(("gpu", "vgpu", "neuron")) for word in words)
+
+
+# TPUs are driven by their runtime (libtpu), not by NCCL, and GKE ran TPU pods privileged: checks about
+# NCCL shared memory or GPU isolation through the device plugin do not apply to them.
+TPU_RESOURCES = frozenset({"google.com/tpu"})
+
+
+def tpu_only(spec: dict[str, Any]) -> bool:
+    """The pod's app containers ask for TPUs and for no other accelerator."""
+    asked = {
+        str(name).lower()
+        for container in containers(spec, include_init=False)
+        for section in ("limits", "requests")
+        for name in mapping(mapping(container.get("resources")).get(section))
+        if is_gpu_resource(str(name))
+    }
+    return bool(asked) and asked <= TPU_RESOURCES

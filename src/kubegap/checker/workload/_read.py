@@ -1,0 +1,31 @@
+"""Reading counts while remembering which ones were left for a template engine to fill."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kubegap.checker.extract._fields import integer, mapping
+from kubegap.checker.workload.unrendered import is_unrendered
+
+# (group of the template, pod spec, pods created from it)
+Found = tuple[str, Any, int]
+
+
+@dataclass
+class Reader:
+    """Collects the paths of unrendered fields while an extractor reads one object."""
+
+    unrendered: list[str] = field(default_factory=list)
+
+    def count(self, node: Any, key: str, default: int, path: str) -> int:
+        """`node[key]` as an int; a placeholder or an empty value is noted and read as the default."""
+        container = mapping(node)
+        if key in container and (container[key] is None or is_unrendered(container[key])):
+            self.note(path)
+            return default
+        return integer(container.get(key), default)
+
+    def note(self, path: str) -> None:
+        if path not in self.unrendered:
+            self.unrendered.append(path)

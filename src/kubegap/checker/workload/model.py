@@ -1,0 +1,303 @@
+"""The workload model every check reads: each workload's pod templates, accelerators, role and evidence.
+
+Built once per snapshot. Objects created by another workload we already read (a Job owned by a
+CronJob or JobSet, a ReplicaSet owned by a Deployment, a Pod owned by anything) are skipped, so a
+template is counted once, where a person would fix it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from kubegap.checker.extract._fields import (
+    controller_owner,
+    dig,
+    integer,
+    items,
+    labels_of,
+    mapping,
+    name_of,
+    ref,
+)
+from kubegap.checker.extract._memo import memo
+from kubegap.checker.extract.agents import classify as agent_role
+from kubegap.checker.extract.podspec import (
+    ACCELERATOR_SUFFIXES,
+    container_env,
+    containers,
+    gpus_requested,
+    images,
+    is_gpu_resource,
+)
+from kubegap.checker.finding import ObjectRef
+from kubegap.checker.snapshot import KubeObject, Snapshot
+from kubegap.checker.workload._read import Reader
+from kubegap.checker.workload.crds import CRDS, discovered
+from kubegap.checker.workload.kinds import KNOWN
+from kubegap.checker.workload.roles import TRAINING, Facts, Role, classify
+from kubegap.checker.workload.shell import Commands, commands_of
+from kubegap.checker.workload.unrendered import is_unrendered
+
+EXTRACTORS = {**KNOWN, **CRDS}
+WORKLOAD_KINDS = tuple(EXTRACTORS)
+_OWNER_KINDS = frozenset(key.rsplit("/", 1)[-1] for key in EXTRACTORS) | {"Workload", "AppWrapper", "Node"}
+_SINGLE_NODE_KINDS = frozenset(
+    {"Pod", "apps/Deployment", "apps/StatefulSet", "apps/ReplicaSet", "apps/DaemonSet"}
+)
+# Kinds that hold pod specs but run nothing themselves, or whose pods another kind here already owns.
+_NOT_WORKLOADS = frozenset({"PodTemplate", "CustomResourceDefinition"})
+# Built-in API groups hold no pod templates beyond the kinds above: their objects are not searched.
+_BUILT_IN_GROUPS = frozenset(
+    {
+        "",
+        "apps",
+        "batch",
+        "autoscaling",
+        "policy",
+        "rbac.authorization.k8s.io",
+        "networking.k8s.io",
+        "admissionregistration.k8s.io",
+        "apiextensions.k8s.io",
+        "apiregistration.k8s.io",
+        "storage.k8s.io",
+        "coordination.k8s.io",
+        "discovery.k8s.io",
+        "events.k8s.io",
+        "flowcontrol.apiserver.k8s.io",
+        "scheduling.k8s.io",
+        "node.k8s.io",
+        "certificates.k8s.io",
+        "resource.k8s.io",
+        "metrics.k8s.io",
+    }
+)
+
+
+@dataclass(frozen=True)
+class PodTemplate:
+    owner: ObjectRef
+    kind_key: str
+    group: str  # '' for single-template kinds; 'Worker', 'workers', 'head', 'predictor' ... otherwise
+    spec: dict[str, Any]  # the pod spec (always a dict, possibly empty)
+    replicas: int  # pods created from this template
+    gpus: int  # accelerators requested per pod (GPUs, MIG slices, Neuron, Gaudi, TPU...)
+
+
+@dataclass(frozen=True)
+class Workload:
+    owner: ObjectRef
+    kind_key: str
+    obj: KubeObject
+    templates: tuple[PodTemplate, ...]
+    distributed: bool  # pods of one run spread over several nodes and talk to each other
+    unrendered: tuple[str, ...] = ()  # paths of count and accelerator fields left to a template engine
+    role: Role = Role.other
+    role_evidence: tuple[str, ...] = field(default=())
+
+    @property
+    def requests_gpus(self) -> bool:
+        return any(template.gpus > 0 for template in self.templates)
+
+    @property
+    def pods(self) -> int:
+        return sum(template.replicas for template in self.templates)
+
+    @property
+    def total_gpus(self) -> int:
+        return sum(template.gpus * template.replicas for template in self.templates)
+
+    @property
+    def is_training(self) -> bool:
+        return self.role in TRAINING
+
+    @property
+    def evidence(self) -> dict[str, object]:
+        """What every finding about this workload carries: the role assumed and why."""
+        return {"role": self.role.value, "role_evidence": list(self.role_evidence)}
+
+    @cached_property
+    def commands(self) -> tuple[Commands, ...]:
+        """What each app container runs, shell scripts split (see `shell`)."""
+        entrypoint = str(dig(self.obj, "spec", "entrypoint") or "")
+        found = [commands_of({}, entrypoint)] if entrypoint else []
+        for template in self.templates:
+            found += [commands_of(container) for container in containers(template.spec, include_init=False)]
+        return tuple(found)
+
+    def env(self, gpu_only: bool = True) -> dict[str, str]:
+        """Env of the (GPU) templates' app containers merged, plus what their scripts export."""
+        merged: dict[str, str] = {}
+        for template in self.templates:
+            if gpu_only and template.gpus == 0:
+                continue
+            for container in containers(template.spec, include_init=False):
+                merged.update(container_env(container))
+                merged.update(commands_of(container).exported)
+        return merged
+
+    def unrendered_in(self, *prefixes: str) -> list[str]:
+        """Unrendered fields whose path contains one of `prefixes` (all of them when none is given)."""
+        return [
+            path for path in self.unrendered if not prefixes or any(prefix in path for prefix in prefixes)
+        ]
+
+
+def _accelerator_placeholders(group: str, spec: dict[str, Any], reader: Reader) -> None:
+    """Accelerator requests a template engine left unfilled (`nvidia.com/gpu: "{{ .Values.gpu }}"`)."""
+    for index, container in enumerate(containers(spec, include_init=False)):
+        resources = mapping(container.get("resources"))
+        for section in ("limits", "requests"):
+            for name, value in mapping(resources.get(section)).items():
+                unfilled = value is None or is_unrendered(value)
+                if unfilled and (is_gpu_resource(str(name)) or str(name).endswith(ACCELERATOR_SUFFIXES)):
+                    where = f"{group}." if group else ""
+                    reader.note(f"{where}containers[{index}].resources.{section}.{name}")
+                elif is_unrendered(str(name)):
+                    reader.note(
+                        f"{group}.containers[{index}].resources.{section}"
+                        if group
+                        else f"containers[{index}].resources.{section}"
+                    )
+
+
+def _prefix(template: PodTemplate) -> str:
+    """The start of the unrendered-field paths `_accelerator_placeholders` notes for this template."""
+    return f"{template.group}.containers[" if template.group else "containers["
+
+
+def _owned_by_extracted_kind(obj: KubeObject) -> bool:
+    owner = controller_owner(obj)
+    return owner is not None and str(owner.get("kind")) in _OWNER_KINDS
+
+
+def _distributed(key: str, obj: KubeObject, templates: tuple[PodTemplate, ...]) -> bool:
+    pods = sum(template.replicas for template in templates)
+    if key in ("batch/Job", "batch/CronJob"):  # many pods of one Job only form one run when Indexed
+        job_spec = dig(obj, "spec", "jobTemplate", "spec") if key == "batch/CronJob" else obj.get("spec")
+        return pods > 1 and dig(job_spec, "completionMode") == "Indexed"
+    if key == "leaderworkerset.x-k8s.io/LeaderWorkerSet":
+        return integer_size(obj) > 1
+    if key in KNOWN:
+        return key not in _SINGLE_NODE_KINDS and pods > 1
+    # Serving CRDs and kinds found by shape: their replicas serve apart unless a leader/worker group
+    # (LeaderWorkerSet-shaped, a KServe workerSpec) or an operator's multi-node setting joins them.
+    grouped = any(
+        template.group in ("leader", "worker") or template.group.endswith("-worker") for template in templates
+    )
+    multi_node = integer(dig(obj, "spec", "multiNode", "size"), 1) > 1 or any(
+        integer(dig(service, "multinode", "nodeCount"), 1) > 1
+        for service in mapping(dig(obj, "spec", "services")).values()
+    )
+    return pods > 1 and (grouped or multi_node)
+
+
+def integer_size(obj: KubeObject) -> int:
+    return integer(dig(obj, "spec", "leaderWorkerTemplate", "size"), 1)
+
+
+def _listens(spec: dict[str, Any]) -> bool:
+    for container in containers(spec, include_init=False):
+        if items(container.get("ports")) or mapping(container.get("readinessProbe")):
+            return True
+        if any(name in ("PORT", "SERVER_PORT", "HTTP_PORT") for name in container_env(container)):
+            return True
+    return False
+
+
+def _node_diagnostic(key: str, templates: tuple[PodTemplate, ...], distributed: bool) -> bool:
+    """One pod on the host's network or PID space, pinned to a node: it examines that node."""
+    if distributed or key not in ("Pod", "batch/Job") or len(templates) != 1 or templates[0].replicas > 1:
+        return False
+    spec = templates[0].spec
+    host = spec.get("hostNetwork") is True or spec.get("hostPID") is True
+    pinned = bool(spec.get("nodeName")) or "kubernetes.io/hostname" in mapping(spec.get("nodeSelector"))
+    return host and pinned
+
+
+def _template_labels(obj: KubeObject) -> dict[str, str]:
+    labels = labels_of(obj)
+    labels.update(
+        {str(k): str(v) for k, v in mapping(dig(obj, "spec", "template", "metadata", "labels")).items()}
+    )
+    return labels
+
+
+def workload_of(key: str, obj: KubeObject) -> Workload | None:
+    """One object as a Workload; None when it holds no pod template or is owned by a kind we read."""
+    extractor = EXTRACTORS.get(key)
+    if _owned_by_extracted_kind(obj) or key.rsplit("/", 1)[-1] in _NOT_WORKLOADS:
+        return None
+    reader = Reader()
+    found = extractor(obj, reader) if extractor is not None else discovered(obj, reader)
+    if extractor is None and not found:
+        return None
+    owner = ref(obj)
+    templates = tuple(
+        PodTemplate(owner, key, group, mapping(spec), max(replicas, 0), gpus_requested(mapping(spec)))
+        for group, spec, replicas in found
+    )
+    for template in templates:
+        _accelerator_placeholders(template.group, template.spec, reader)
+    distributed = _distributed(key, obj, templates)
+    workload = Workload(owner, key, obj, templates, distributed, tuple(reader.unrendered))
+    facts = Facts(
+        kind_key=key,
+        name=name_of(obj),
+        labels=_template_labels(obj),
+        images=[image for template in templates for image in images(template.spec)],
+        commands=workload.commands,
+        env=workload.env(gpu_only=False),
+        gpus=max((template.gpus for template in templates), default=0),
+        # A template whose accelerator count is templated may well be a GPU pod: classify it as one.
+        gpu_pods=sum(
+            template.replicas
+            for template in templates
+            if template.gpus > 0 or any(path.startswith(_prefix(template)) for path in reader.unrendered)
+        ),
+        distributed=distributed,
+        listens=any(_listens(template.spec) for template in templates),
+        agent=_agent(obj, templates),
+        node_diagnostic=_node_diagnostic(key, templates, distributed),
+    )
+    role, evidence = classify(facts)
+    return Workload(owner, key, obj, templates, distributed, tuple(reader.unrendered), role, evidence)
+
+
+def _agent(obj: KubeObject, templates: tuple[PodTemplate, ...]) -> str:
+    if not templates:
+        return ""
+    spec = templates[0].spec
+    account = str(spec.get("serviceAccountName") or spec.get("serviceAccount") or "")
+    return agent_role(name_of(obj), spec, _template_labels(obj)) or (
+        agent_role(account, {}, {}) if account else ""
+    )
+
+
+def _build(snapshot: Snapshot) -> list[Workload]:
+    found = []
+    known = [key for key in WORKLOAD_KINDS if key in set(snapshot.kinds())]
+    others = [
+        key
+        for key in snapshot.kinds()
+        if key not in EXTRACTORS and (key.rsplit("/", 1)[0] if "/" in key else "") not in _BUILT_IN_GROUPS
+    ]
+    for key in [*known, *sorted(others)]:
+        for obj in snapshot.of(key):
+            if isinstance(obj, dict) and (workload := workload_of(key, obj)) is not None:
+                found.append(workload)
+    return found
+
+
+def workloads(snapshot: Snapshot) -> list[Workload]:
+    """Every top-level workload of the snapshot (known kinds first, then CRDs by shape), built once."""
+    return memo(snapshot, "workloads", _build)
+
+
+def templates(snapshot: Snapshot, kinds: frozenset[str] | None = None) -> Iterator[PodTemplate]:
+    """Pod templates of all workloads, optionally only of the given kind keys."""
+    for workload in workloads(snapshot):
+        if kinds is None or workload.kind_key in kinds:
+            yield from workload.templates

@@ -1,0 +1,291 @@
+"""The words and programs the role classifier recognises, one table per role (see `roles`).
+
+Programs are matched by their base name, modules and scripts by prefix or whole words, names and
+images by whole-word phrases (`extract.words`): extend a table here, never a check.
+"""
+
+_BENCHMARK_PROGRAMS = frozenset(
+    {
+        "all_reduce_perf",
+        "all_gather_perf",
+        "alltoall_perf",
+        "broadcast_perf",
+        "reduce_scatter_perf",
+        "reduce_perf",
+        "sendrecv_perf",
+        "gather_perf",
+        "scatter_perf",
+        "hypercube_perf",
+        "nvbandwidth",
+        "gpu_burn",
+        "gpu-burn",
+        "gpuburn",
+        "stress",
+        "stress-ng",
+        "ib_write_bw",
+        "ib_read_bw",
+        "ib_send_bw",
+        "ib_write_lat",
+        "ib_read_lat",
+        "perf_analyzer",
+        "genai-perf",
+        "locust",
+        "fio",
+        "xhpl",
+        "hpl",
+        "inference-perf",
+        "guidellm",
+        "k6",
+        "hey",
+        "wrk",
+        "dcgmproftester",
+        "dcgmproftester11",
+        "dcgmproftester12",
+        "nccl-tests",
+        "mlperf",
+    }
+)
+_BENCHMARK_PHRASES = (
+    "benchmark",
+    "benchmarks",
+    "bench",
+    "burn-in",
+    "burnin",
+    "gpu-burn",
+    "gpuburn",
+    "nccl-tests",
+    "nccl-test",
+    "nvbandwidth",
+    "stress",
+    "stress-test",
+    "load-test",
+    "loadtest",
+    "perf-test",
+    "perf",
+    "dcgm-diag",
+    "dcgmproftester",
+    "hpl",
+    "mlperf",
+)
+_PROBES = frozenset(
+    {
+        "nvidia-smi",
+        "rocm-smi",
+        "amd-smi",
+        "hl-smi",
+        "xpu-smi",
+        "neuron-ls",
+        "neuron-top",
+        "sycl-ls",
+        "clinfo",
+        "vectoradd",
+        "vectorAdd",
+        "deviceQuery",
+        "devicequery",
+        "nbody",
+        "tpu-info",
+        "lspci",
+        "ibstat",
+        "ibv_devinfo",
+    }
+)
+_WAITS = frozenset(
+    {
+        "sleep",
+        "echo",
+        "true",
+        "false",
+        "cat",
+        "ls",
+        "env",
+        "printenv",
+        "date",
+        "hostname",
+        "tail",
+        "wait",
+        "trap",
+        "exit",
+        "set",
+        "printf",
+        "test",
+        "[",
+        "[[",
+        "]",
+        "]]",
+        ":",
+        "pause",
+        "sh",
+        "bash",
+    }
+)
+_SAMPLE_IMAGES = (
+    "demo",
+    "cuda-sample",
+    "cuda-vector-add",
+    "vectoradd",
+    "vector-add",
+    "nvidia-smi",
+    "k8s-cuda-sample",
+)
+_NOTEBOOK = ("jupyter", "jupyterlab", "notebook", "code-server", "vscode-server", "rstudio")
+_SERVING_PROGRAMS = frozenset(
+    {
+        "text-generation-launcher",
+        "tritonserver",
+        "trtllm-serve",
+        "llama-server",
+        "torchserve",
+        "tensorflow_model_server",
+        "ollama",
+        "vllm",
+        "sglang",
+        "lmdeploy",
+        "mlserver",
+        "nim",
+        "infinity_emb",
+        "text-embeddings-router",
+        "dynamo",
+        "serve",
+    }
+)
+_SERVING_MODULES = (
+    "vllm.entrypoints",
+    "sglang.launch_server",
+    "fastchat.serve",
+    "lmdeploy.serve",
+    "text_generation_server",
+    "ray.serve",
+    "kserve",
+    "dynamo.frontend",
+    "dynamo.vllm",
+    "dynamo.sglang",
+    "dynamo.trtllm",
+)
+_SERVING_IMAGES = (
+    "vllm",
+    "vllm-openai",
+    "sglang",
+    "text-generation-inference",
+    "tgi",
+    "tritonserver",
+    "triton",
+    "ollama",
+    "llama.cpp",
+    "llamacpp",
+    "lmdeploy",
+    "tei",
+    "text-embeddings-inference",
+    "nim",
+    "llm-nim",
+    "torchserve",
+    "tensorflow-serving",
+    "serving",
+    "inference-server",
+    "vllm-tpu",
+)
+_TRAINING_PROGRAMS = frozenset(
+    {
+        "torchrun",
+        "deepspeed",
+        "horovodrun",
+        "accelerate",
+        "tune",
+        "llamafactory-cli",
+        "axolotl",
+        "composer",
+        "megatron",
+        "nemo",
+        "colossalai",
+        "fairseq-train",
+    }
+)
+_TRAINING_MODULES = (
+    "torch.distributed.run",
+    "torch.distributed.launch",
+    "deepspeed.launcher",
+    "accelerate.commands",
+)
+_TRAINING_WORDS = (
+    "train",
+    "training",
+    "trainer",
+    "finetune",
+    "fine-tune",
+    "fine-tuning",
+    "finetuning",
+    "pretrain",
+    "pretraining",
+    "sft",
+    "lora",
+    "dpo",
+    "rlhf",
+    "grpo",
+    "megatron",
+    "nemo",
+)
+_BATCH_WORDS = (
+    "batch",
+    "predict",
+    "prediction",
+    "inference",
+    "preprocess",
+    "convert",
+    "download",
+    "evaluate",
+    "eval",
+    "etl",
+    "spark",
+)
+
+_TRAINING_KINDS = frozenset(
+    {
+        "kubeflow.org/PyTorchJob",
+        "kubeflow.org/TFJob",
+        "kubeflow.org/MPIJob",
+        "kubeflow.org/PaddleJob",
+        "kubeflow.org/XGBoostJob",
+        "kubeflow.org/JAXJob",
+        "trainer.kubeflow.org/TrainJob",
+        "trainer.kubeflow.org/TrainingRuntime",
+        "trainer.kubeflow.org/ClusterTrainingRuntime",
+        "jobset.x-k8s.io/JobSet",
+        "batch.volcano.sh/Job",
+        "sagemaker.amazonaws.com/HyperPodPyTorchJob",
+    }
+)
+_SERVING_GROUPS = (
+    "serving.kserve.io",
+    "inference.llmaz.io",
+    "llmaz.io",
+    "ome.io",
+    "kaito.sh",
+    "model.aibrix.ai",
+    "orchestration.aibrix.ai",
+    "workload.serving.volcano.sh",
+    "serving.volcano.sh",
+    "inference.networking.x-k8s.io",
+    "llm-d.ai",
+)
+_SERVING_KINDS = frozenset(
+    {
+        "apps.nvidia.com/NIMService",
+        "nvidia.com/DynamoGraphDeployment",
+        "ray.io/RayService",
+        "leaderworkerset.x-k8s.io/LeaderWorkerSet",
+        "serving.knative.dev/Service",
+    }
+)
+_BATCH_KINDS = frozenset(
+    {
+        "batch/Job",
+        "batch/CronJob",
+        "ray.io/RayJob",
+        "argoproj.io/Workflow",
+        "argoproj.io/WorkflowTemplate",
+        "argoproj.io/ClusterWorkflowTemplate",
+        "argoproj.io/CronWorkflow",
+        "sparkoperator.k8s.io/SparkApplication",
+        "apps.nvidia.com/NIMCache",
+    }
+)
+_LONG_RUNNING = frozenset({"apps/Deployment", "apps/StatefulSet", "apps/ReplicaSet", "Pod"})
