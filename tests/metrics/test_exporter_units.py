@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 from starlette.testclient import TestClient
@@ -117,3 +118,31 @@ def test_cluster_labels_are_unique_even_against_a_name_that_looks_numbered() -> 
     labels = cluster_labels(["a-ghp_" + "x1Y2z3" * 6, "a-ghp_" + "Q9w8E7" * 6, "a-[REDACTED]#1", "b"])
     assert len(set(labels.values())) == 4 and labels["b"] == "b"
     assert labels == cluster_labels(reversed(list(labels)))  # order of arrival does not matter
+
+
+def test_an_unexpected_error_in_a_round_is_one_line_and_the_loop_goes_on(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A bug in a round (here: the scanner) must not end the loop thread with a traceback."""
+    import time
+
+    from kubegap.checker.scanning import ScanRequest
+    from kubegap.metrics.loop import ScanLoop, Targets
+
+    token = "ghp_" + "Zq7Lm2Xv9Rt4Wp8Ks3Nd6Hf1Jb5Gc0Ya2Eu7"
+
+    def scanner(context: str, request: ScanRequest) -> ClusterResult:
+        raise ValueError(f"header Authorization: Bearer {token} rejected")
+
+    state = ExporterState()
+    loop = ScanLoop(Targets(ScanRequest(), contexts=("prod",)), state, 0.01, scanner=scanner)
+    loop.start()
+    deadline = time.monotonic() + 20
+    while state.rounds < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    loop.stop(timeout=5)
+    err = capsys.readouterr().err
+    assert state.rounds >= 2  # the thread lived on after the first failure
+    assert "Traceback" not in err and token not in err
+    first = err.splitlines()[0]
+    assert first.startswith("Error: unexpected ValueError at ") and first.endswith("(retrying in 0.01s)")

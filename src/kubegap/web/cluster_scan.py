@@ -21,6 +21,7 @@ from kubegap.checker.fleet.report import FleetReport
 from kubegap.checker.scan_report import ScanReport
 from kubegap.errors import KubegapError
 from kubegap.redaction import redact_text
+from kubegap.unexpected import describe
 from kubegap.web.cluster_source import OFF, ClusterSource
 
 _LOG = logging.getLogger("kubegap.web")
@@ -165,9 +166,9 @@ class ClusterScan:
                 report = result
         except KubegapError as problem:
             error = problem.one_line()
-        except Exception as problem:  # a bug in a check or a client: shown as one line, logged in full
-            _LOG.exception("cluster scan failed unexpectedly")
-            error = f"unexpected {type(problem).__name__}: {' '.join(str(problem).split())}"
+        except Exception as problem:  # a bug in a check or a client: one redacted line, shown and logged
+            error = f"unexpected {describe(problem)}"
+            _LOG.error("cluster scan failed: %s", error)
         with self._lock:
             started = self._state.started_at
             if fleet is not None:
