@@ -160,8 +160,9 @@ def _args(args: list[Any]) -> list[Any]:
     for index, word in enumerate(args):
         if not isinstance(word, str):
             continue
-        flag, equals, _value = word.partition("=")
-        if equals and flag.startswith("-") and is_secret_name(flag):
+        flag, equals, value = word.partition("=")
+        # an empty value (`--ServerApp.token=` or `=''`) stays: "no token at all" is a verdict
+        if equals and flag.startswith("-") and is_secret_name(flag) and value.strip("'\""):
             shown[index] = f"{flag}={REDACTED}"
         elif len(word) > TRUNCATE_AT and shown[index] != REDACTED:
             shown[index] = _text(word)
