@@ -61,10 +61,10 @@ class OneLineFormatter(logging.Formatter):
         return one_line(f"{record.name}: {record.levelname.lower()}: {text}")
 
 
-class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+class _StderrHandler(logging.StreamHandler):
     """Writes to sys.stderr as it is at each write (a test or a host may swap it)."""
 
-    @property  # type: ignore[override]
+    @property
     def stream(self) -> object:
         return sys.stderr
 

@@ -62,8 +62,14 @@ def prepare(chosen: ChosenContext, deadline: float | None) -> Prepared:
             name=name,
             plugin=_REMOVED_PROVIDERS[str(name)],
         )
-    if name == "oidc" and isinstance(provider.get("config"), dict) and oidc.expired(provider["config"]):
-        user["auth-provider"] = {**provider, "config": _renewed_oidc(chosen, provider["config"], deadline)}
+    settings = provider.get("config") if isinstance(provider, dict) else None
+    if (
+        isinstance(provider, dict)
+        and isinstance(settings, dict)
+        and name == "oidc"
+        and oidc.expired(settings)
+    ):
+        user["auth-provider"] = {**provider, "config": _renewed_oidc(chosen, settings, deadline)}
     if user.get("token"):
         _check_token(chosen, str(user["token"]), "token")
         return Prepared(chosen.as_config(user))
