@@ -167,8 +167,8 @@ class ClusterScan:
         except KubegapError as problem:
             error = problem.one_line()
         except Exception as problem:  # a bug in a check or a client: one redacted line, shown and logged
-            error = f"unexpected {describe(problem)}"
-            _LOG.error("cluster scan failed: %s", error)
+            error = f"unexpected {type(problem).__name__}: {' '.join(str(problem).split())}"  # redacted below
+            _LOG.error("cluster scan failed: %s", describe(problem))
         with self._lock:
             started = self._state.started_at
             if fleet is not None:
