@@ -17,7 +17,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from fuzz_worker import CASE_ALARM_SECONDS
+from fuzz_worker import MAX_CASE_SECONDS
 
 WORKER = Path(__file__).with_name("fuzz_worker.py")
 MEMORY_CAP = 4 << 30
@@ -51,7 +51,7 @@ class _Worker:
         try:
             self._process.stdin.write(json.dumps({"path": job["path"], "modes": job["modes"]}) + "\n")
             self._process.stdin.flush()
-            ready = self._selector.select(timeout=CASE_ALARM_SECONDS + 60)
+            ready = self._selector.select(timeout=MAX_CASE_SECONDS + 60)
             line = self._process.stdout.readline() if ready else ""
         except (BrokenPipeError, OSError):
             line = ""
