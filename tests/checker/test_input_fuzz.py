@@ -12,7 +12,8 @@ KubegapError line; anything else is a traceback and fails the test.
 Speed: the workers are reused for many inputs and run side by side (`KUBEGAP_FUZZ_WORKERS`, default
 the CPU count, at most 8), fed from one queue, largest inputs first. The time bound is CPU seconds
 per input, what the input costs whatever else the machine is doing; an input that blocks (a FIFO
-opened for reading waits for a writer) uses no CPU, so a wall-clock alarm records it as a hang.
+opened for reading waits for a writer) uses no CPU, so a wall-clock alarm that finds no CPU used in
+its 30 s window records it as a hang (`fuzz_worker.py`).
 """
 
 from __future__ import annotations
