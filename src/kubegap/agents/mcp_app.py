@@ -12,7 +12,6 @@ import functools
 import importlib
 import logging
 import threading
-import traceback
 from collections.abc import Callable
 from typing import Annotated, Literal, ParamSpec, TypeVar
 
@@ -27,6 +26,7 @@ from kubegap.agents.mcp_arguments import BoundedToolsMiddleware
 from kubegap.agents.mcp_redaction import RedactingMiddleware
 from kubegap.agents.mcp_warmup import WarmUpMiddleware
 from kubegap.errors import KubegapError
+from kubegap.unexpected import describe
 
 logger = logging.getLogger("kubegap.mcp")
 
@@ -145,23 +145,12 @@ def _one_sentence_errors(function: Callable[_Params, _Result]) -> Callable[_Para
         except KubegapError as error:
             raise ToolError(error.one_line()) from None
         except Exception as error:
-            logger.error("tool %s failed: %s", function.__name__, _where(error))
+            logger.error("tool %s failed: %s", function.__name__, describe(error))
             raise ToolError(
                 f"kubegap failed unexpectedly ({type(error).__name__}); the server's stderr log has details"
             ) from None
 
     return wrapper
-
-
-def _where(error: BaseException) -> str:
-    """'ValueError at kubegap/checker/live/client.py:312 in _send_get: <redacted first line>'."""
-    from kubegap.redaction import redact_text
-
-    frames = traceback.extract_tb(error.__traceback__)
-    inner = frames[-1] if frames else None
-    place = f" at {'/'.join(inner.filename.split('/')[-3:])}:{inner.lineno} in {inner.name}" if inner else ""
-    said = redact_text(" ".join(str(error).split()), limit=200)
-    return f"{type(error).__name__}{place}" + (f": {said}" if said else "")
 
 
 def tool(

@@ -118,6 +118,7 @@ def exporter(
             host=host,
             port=port,
             log_level="warning",
+            log_config=None,  # uvicorn's lines go through the one-line, redacted log format
             server_header=False,
             proxy_headers=False,
         )
