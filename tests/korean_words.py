@@ -44,6 +44,7 @@ CODE_WORDS = frozenset(
         "kubeconfig",
         "nvidia",  # the container runtime's name (`runtimeClassName: nvidia`)
         "libnvsandboxutils",  # an NVIDIA driver library
+        "virtiofs",  # a file system's name
     }
 )
 

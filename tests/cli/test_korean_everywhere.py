@@ -88,6 +88,8 @@ _EVIDENCE = re.compile(r"  \([^()]*=.*\)$", re.MULTILINE)  # a plain finding lin
 _TOKENS = re.compile(
     r"^(fail|exempted|unknown|pass|not-applicable)  (critical|high|medium|low|info)  ", re.MULTILINE
 )
+# Product names that hold an English word, written as their makers write them in Korean too.
+_PRODUCT_NAMES = ("FSx for Lustre", "FSx for NetApp ONTAP", "FSx for OpenZFS")
 # A log line or error message quoted in a sentence ("CUDA unknown error") is data, not prose.
 _QUOTED_LATIN = re.compile(r'"[^"\n\uac00-\ud7a3]{1,160}"')
 _ROLE = re.compile(r" *\[역할: [^\]]*\]")
@@ -100,6 +102,8 @@ def _people_text(text: str) -> str:
     text = html.unescape(re.sub(r"\\([\\`*_{}\[\]()#+.!|<>-])", r"\1", text))
     text = _ROLE.sub("", _TOKENS.sub("", text))
     text = _QUOTED_LATIN.sub(" ", text)
+    for name in _PRODUCT_NAMES:
+        text = text.replace(name, " ")
     text = _EVIDENCE.sub("", text)
     if "\n출처\n" in text:  # `incidents show`: source titles are the names of publications
         head, _, tail = text.partition("\n출처\n")
