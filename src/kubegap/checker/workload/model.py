@@ -128,7 +128,16 @@ class Workload:
         return tuple(found)
 
     def env(self, gpu_only: bool = True) -> dict[str, str]:
-        """Env of the (GPU) templates' app containers merged, plus what their scripts export."""
+        """Env of the (GPU) templates' app containers merged, plus what their scripts export.
+
+        Worked out once per workload (several checks ask); each caller gets its own copy.
+        """
+        known: dict[bool, dict[str, str]] = self.__dict__.setdefault("_env", {})
+        if gpu_only not in known:
+            known[gpu_only] = self._merged_env(gpu_only)
+        return dict(known[gpu_only])
+
+    def _merged_env(self, gpu_only: bool) -> dict[str, str]:
         merged: dict[str, str] = {}
         for template in self.templates:
             if gpu_only and template.gpus == 0:
