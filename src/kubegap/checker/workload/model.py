@@ -338,7 +338,7 @@ def workload_of(key: str, obj: KubeObject, shapes: ShapeCache | None = None) -> 
     distributed = _distributed(key, obj, templates)
     entrypoint = str(dig(obj, "spec", "entrypoint") or "")
     launched = [commands_of({}, entrypoint)] if entrypoint else []
-    commands = tuple(launched + [found for shape in shaped for found in shape.commands])
+    commands = tuple(launched + [command for shape in shaped for command in shape.commands])
     env: dict[str, str] = {}
     for shape in shaped:
         env.update(shape.env)
