@@ -132,3 +132,26 @@ def test_report_is_byte_identical_to_a_scan_of_unshared_objects(tmp_path: Path, 
     shared = report_json(snapshot)
     assert shared == report_json(_unshared(snapshot))
     assert '"findings"' in shared
+
+
+def test_indexed_phrase_matching_picks_what_trying_every_phrase_in_order_picks() -> None:
+    from kubegap.checker.extract.agents import _NAME_PHRASES
+    from kubegap.checker.extract.words import first_phrase, tokens
+    from kubegap.checker.workload import signals
+
+    lists = [
+        _NAME_PHRASES,
+        signals._BENCHMARK_PHRASES,
+        signals._TRAINING_WORDS,
+        signals._BATCH_WORDS,
+        signals._NOTEBOOK,
+        signals._SERVING_IMAGES,
+        signals._SAMPLE_IMAGES,
+    ]
+    for phrases in lists:
+        texts = [f"x-{a}-{b}-y" for a in phrases[:12] for b in phrases[-12:]]
+        texts += [f"{phrase}ish-{phrase.split('-')[0]}" for phrase in phrases] + ["", "nothing-here"]
+        for text in texts:
+            words = tokens(text)
+            # A list takes the plain path (each phrase tried in order); the tuple goes through the index.
+            assert first_phrase(words, phrases) == first_phrase(words, list(phrases)), text
