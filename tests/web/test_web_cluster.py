@@ -196,8 +196,8 @@ def test_badges_on_the_check_box_catalog_and_check_page(fixture_client: TestClie
     assert f'class="status status-fail" href="/en/cluster#check-{NCCL}"' in page.text
     check = _json(fixture_client, f"/ko/checks/{NCCL}.json")
     assert check["summary"]["cluster"]["label"] == "틈 발견"
-    assert check["summary"]["cluster"]["scope"] == "스냅샷: fixture.json"
-    assert '<span class="status-scope">스냅샷: fixture.json</span>' in _html(
+    assert check["summary"]["cluster"]["scope"] == "스냅숏: fixture.json"
+    assert '<span class="status-scope">스냅숏: fixture.json</span>' in _html(
         fixture_client, f"/ko/checks/{NCCL}"
     )
     assert f'href="/ko/cluster#check-{NCCL}"' in _html(fixture_client, f"/ko/checks/{NCCL}")
