@@ -19,8 +19,10 @@ from pathlib import Path
 
 import pytest
 
+from kubegap.checker.fleet.text_reports import _CLUSTER_STATUS, _WORDS
 from kubegap.checker.registry import all_checks
 from kubegap.knowledge.terminology import bundled_terminology
+from kubegap.web.labels import _WEB_LABELS
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "src" / "kubegap"
@@ -117,6 +119,28 @@ def test_every_check_says_it_with_the_preferred_terms() -> None:
         for finding in terms.findings(_prose(getattr(check.meta, field).ko))
     ]
     assert found == []
+
+
+# A command or flag named in a label is not the word for a scan.
+_COMMANDS = re.compile(r"--no-scan|kubegap scan")
+
+
+def test_a_scan_is_one_word_and_a_check_another_on_every_face() -> None:
+    """스캔 is what `kubegap scan` does, 점검 one of the checks it runs, in the CLI as on the web.
+
+    The list cannot ban 점검 for a scan (it is the word for a check), so the label tables are held to
+    it here: a label whose English names a scan says 스캔, one that names a check says 점검.
+    """
+    tables = {"web": _WEB_LABELS, "fleet report": {**_WORDS, **_CLUSTER_STATUS}}
+    wrong = []
+    for table, labels in tables.items():
+        for key, (korean, english) in labels.items():
+            english = _COMMANDS.sub("", english)
+            if re.search(r"\bscan(s|ned|ning)?\b", english, re.IGNORECASE) and "스캔" not in korean:
+                wrong.append((table, key, korean))
+            if re.search(r"\bchecks?\b", english, re.IGNORECASE) and "점검" not in korean:
+                wrong.append((table, key, korean))
+    assert wrong == []
 
 
 def test_every_allowed_exception_is_still_needed() -> None:

@@ -304,7 +304,7 @@ def test_failing_sources_are_one_sentence_never_a_500(
             assert data["message"] == f"The scan could not finish: {data['error']}"
             assert str(escape(data["message"])) in _html(client, "/en/cluster")
             assert data["rescan_url"] == "/en/cluster" and data["rescan_token"]
-            assert "점검을 마치지 못했습니다: " in _json(client, "/ko/cluster.json")["message"]
+            assert "스캔을 마치지 못했습니다: " in _json(client, "/ko/cluster.json")["message"]
             assert all(
                 check["cluster"] is None
                 for check in _json(client, "/en/incidents.json")["check_box"]["checks"]
