@@ -77,8 +77,8 @@ def test_the_korean_page_and_the_html_render(fleet_client: tuple[TestClient, Clu
     client, scan = fleet_client
     html = client.get("/ko/cluster")
     assert html.status_code == 200 and html.headers["cache-control"] == "no-store"
-    assert "클러스터 3개 중 2개를 점검했습니다." in html.text
-    assert "연결 불가" in html.text and "점검 못 함" in html.text
+    assert "클러스터 3개 중 2개를 스캔했습니다." in html.text
+    assert "연결 불가" in html.text and "스캔 못 함" in html.text
     west = member_id(scan.link_key, "prod-west")
     assert f'<a href="/ko/cluster?cluster={west}">prod-west</a>' in html.text
 

@@ -92,7 +92,7 @@ def _entry_text(entry: ErrorEntry, library: Library, lang: str) -> Text:
                 title = ""
             text.append(f"- {incident_id}  {title}\n")
     if entry.checks:
-        text.append(("\n막아 주는 검사: " if ko else "\nGuarding checks: ") + ", ".join(entry.checks) + "\n")
+        text.append(("\n막아 주는 점검: " if ko else "\nGuarding checks: ") + ", ".join(entry.checks) + "\n")
     text.append(("\n출처\n" if ko else "\nSources\n"), style="bold")
     for source in entry.sources:
         text.append(f"- {source.title}: {source.url}\n")

@@ -19,7 +19,7 @@ from kubegap.web.site import Site
 _HEADINGS = {
     "catalog": ("오류 카탈로그", "Error catalog"),
     "catalog_lead": (
-        "GPU·NCCL·CUDA·쿠버네티스 오류 코드와 메시지의 뜻, 보통의 조치, 관련 사례와 검사.",
+        "GPU·NCCL·CUDA·쿠버네티스 오류 코드와 메시지의 뜻, 보통의 조치, 관련 사례와 점검.",
         "What GPU, NCCL, CUDA and Kubernetes error codes and messages mean, the usual action, and the "
         "incidents and checks that involve them.",
     ),
@@ -28,7 +28,7 @@ _HEADINGS = {
     "patterns": ("이런 문구로 찾습니다", "Matched when a text contains"),
     "incidents": ("관련 사례", "Incidents"),
     "studies": ("플릿 연구의 집계", "Counted in fleet studies"),
-    "checks": ("막아 주는 kubegap 검사", "kubegap checks that guard against it"),
+    "checks": ("막아 주는 kubegap 점검", "kubegap checks that guard against it"),
     "related": ("관련 오류", "Related errors"),
     "sources": ("출처", "Sources"),
     "notes": ("참고", "Notes"),

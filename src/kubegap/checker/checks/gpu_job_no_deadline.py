@@ -90,7 +90,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             CHECK,
             workload,
             message(
-                "파드 {pods}개짜리 GPU 잡에 activeDeadlineSeconds가 없습니다",
+                "파드 {pods}개짜리 GPU 작업에 activeDeadlineSeconds가 없습니다",
                 "{pods}-pod GPU job has no activeDeadlineSeconds",
                 pods=workload.pods,
             ),
@@ -99,7 +99,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         for workload in chosen
         if deadline(workload) is None
     ]
-    subject = text("여러 노드 GPU 잡", "multi-node GPU jobs")
+    subject = text("여러 노드 GPU 작업", "multi-node GPU jobs")
     yield from workload_verdicts(
         CHECK, snapshot, problems, len(chosen), subject, undecided=selection.undecided
     )
