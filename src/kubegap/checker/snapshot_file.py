@@ -40,7 +40,7 @@ def is_snapshot_document(document: object) -> bool:
 
 
 REDACTED_NOTE = message(
-    "이 스냅숏은 값을 가리고 썼습니다: ConfigMap 내용과 환경 변수 값 가운데 검사가 판정에 쓰지 않는 것은 "
+    "이 스냅숏은 값을 가리고 썼습니다: ConfigMap 내용과 환경 변수 값 가운데 점검이 판정에 쓰지 않는 것은 "
     "[REDACTED]로 바뀌었습니다(kubegap snapshot --raw로 쓰면 그대로 남습니다)",
     "this snapshot was written redacted: ConfigMap contents and env values that no check judges read "
     "[REDACTED] (kubegap snapshot --raw keeps them)",
