@@ -198,7 +198,7 @@ def test_an_unknown_crd_is_searched_by_shape() -> None:
             "template": {"spec": {"containers": [_container(image="vllm/vllm-openai:v0.9")]}},
         },
     }
-    workload = _workload("kaito.sh/v1beta1", "Workspace", spec)
+    workload = _workload("serving.example.ai/v1", "ModelDeployment", spec)
     assert [(t.group, t.replicas, t.gpus) for t in workload.templates] == [("inference", 3, 8)]
     assert workload.role is Role.serving
 

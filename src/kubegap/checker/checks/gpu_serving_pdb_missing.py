@@ -10,12 +10,21 @@ from kubegap.checker.checks._common import role_workloads, text, unknown, worklo
 from kubegap.checker.coverage_text import status_label
 from kubegap.checker.extract import dig, integer, mapping, selector_matches
 from kubegap.checker.finding import Finding, Severity
-from kubegap.checker.snapshot import Coverage, Snapshot
-from kubegap.checker.workload import Role, Workload
+from kubegap.checker.snapshot import Coverage, KubeObject, Snapshot
+from kubegap.checker.workload import WORKLOAD_KINDS, PodTemplate, Role, Workload
+from kubegap.checker.workload.serving import worker_group
 
 PDB = "policy/PodDisruptionBudget"
 HPA = "autoscaling/HorizontalPodAutoscaler"
-SERVING_KINDS = ("apps/Deployment", "apps/StatefulSet")
+# Bare Pods have no replicas to spread; runtimes and configs are templates other objects deploy.
+SKIPPED_KINDS = frozenset(
+    {
+        "Pod",
+        "serving.kserve.io/ServingRuntime",
+        "serving.kserve.io/ClusterServingRuntime",
+        "serving.kserve.io/LLMInferenceServiceConfig",
+    }
+)
 
 CHECK = CheckMeta(
     id="gpu-serving-pdb-missing",
@@ -51,7 +60,7 @@ CHECK = CheckMeta(
     ),
     incidents=("github-copilot-2023-10-model-node-auto-upgrade",),
     needs=(),
-    optional=(*SERVING_KINDS, PDB, HPA),
+    optional=(*WORKLOAD_KINDS, PDB, HPA),
     components=("inference-serving", "deployment-pipeline"),
     references=(
         "https://kubernetes.io/docs/tasks/run-application/configure-pdb/",
@@ -71,16 +80,81 @@ def _hpa_ceilings(snapshot: Snapshot) -> dict[tuple[str, str, str], int]:
     return found
 
 
-def _replicas(workload: Workload, ceilings: dict[tuple[str, str, str], int]) -> int:
-    """spec.replicas, or the HPA's maxReplicas when an HPA may scale it higher."""
+def _own_ceiling(workload: Workload) -> int:
+    """A ceiling the serving object sets for its own autoscaler (NIM scale.hpa, KServe maxReplicas)."""
+    spec = mapping(workload.obj.get("spec"))
+    nim = integer(dig(spec, "scale", "hpa", "maxReplicas"), 0) if dig(spec, "scale", "enabled") else 0
+    kserve = integer(dig(spec, "predictor", "maxReplicas"), 0)
+    return max(nim, kserve)
+
+
+def _instances(workload: Workload, template: PodTemplate) -> int:
+    """Serving copies made from one template: a leader/worker group counts once, through its leader."""
+    if template.gpus == 0 or worker_group(workload, template):
+        return 0
+    if workload.kind_key == "apps.nvidia.com/NIMService" and dig(workload.obj, "spec", "multiNode"):
+        return integer(dig(workload.obj, "spec", "replicas"), 1)
+    if workload.kind_key == "leaderworkerset.x-k8s.io/LeaderWorkerSet" and template.group == "worker":
+        return integer(dig(workload.obj, "spec", "replicas"), 1)  # no leader template: one per group
+    return template.replicas
+
+
+def _copies(workload: Workload, ceilings: dict[tuple[str, str, str], int]) -> dict[str, int]:
+    """Template group -> the most serving copies it may run (its replicas, or an autoscaler's ceiling)."""
     key = (workload.owner.namespace, workload.kind_key.rsplit("/", 1)[-1], workload.owner.name)
-    return max(integer(dig(workload.obj, "spec", "replicas"), 1), ceilings.get(key, 0))
+    ceiling = max(ceilings.get(key, 0), _own_ceiling(workload))
+    found: dict[str, int] = {}
+    for template in workload.templates:
+        copies = _instances(workload, template)
+        # Pinned to one node, a PDB cannot keep a copy up through that node's drain: it only blocks it.
+        if copies and not template.pinned_host:
+            found[template.group] = max(found.get(template.group, 0), copies, ceiling)
+    return found
+
+
+def _labels(workload: Workload, template: PodTemplate) -> dict[str, str]:
+    if template.labels:
+        return template.labels
+    spec_labels = mapping(dig(workload.obj, "spec", "template", "metadata", "labels"))
+    return {str(k): str(v) for k, v in spec_labels.items()}
+
+
+def _names_it(selector: object, name: str) -> bool:
+    """A selector whose labels name the object: how PDBs select pods an operator labels by its owner."""
+    return name in {str(value) for value in mapping(mapping(selector).get("matchLabels")).values()}
+
+
+def _coverage(
+    workload: Workload, group: str, budgets: list[tuple[str, KubeObject]]
+) -> tuple[bool, list[str]]:
+    """(covered, PDBs in the namespace that may select the operator's pods but cannot be matched)."""
+    template = next(t for t in workload.templates if t.group == group)
+    labels = _labels(workload, template)
+    namespace = workload.owner.namespace
+    maybe = []
+    for where, pdb in budgets:
+        if namespace and where and where != namespace:
+            continue
+        selector = dig(pdb, "spec", "selector")
+        if labels and selector_matches(labels, selector):
+            return True, []
+        if _names_it(selector, workload.owner.name):
+            return True, []
+        if not labels:
+            maybe.append(str(dig(pdb, "metadata", "name") or ""))
+    return False, maybe
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    selection = role_workloads(CHECK, snapshot, kinds=SERVING_KINDS, fields=("replicas",))
+    selection = role_workloads(CHECK, snapshot, fields=("replicas",))
     ceilings = _hpa_ceilings(snapshot)
-    chosen = [w for w in selection.chosen if _replicas(w, ceilings) >= 2]
+    chosen = []
+    for workload in selection.chosen:
+        if workload.kind_key in SKIPPED_KINDS or workload.fragment:
+            continue
+        copies = {group: count for group, count in _copies(workload, ceilings).items() if count >= 2}
+        if copies:
+            chosen.append((workload, copies))
     coverage = snapshot.status_of(PDB).status
     if chosen and coverage not in (Coverage.read, Coverage.absent):
         yield unknown(
@@ -95,31 +169,42 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         )
         return
     budgets = [
-        (str(dig(pdb, "metadata", "namespace") or ""), dig(pdb, "spec", "selector"))
+        (str(dig(pdb, "metadata", "namespace") or ""), pdb)
         for pdb in snapshot.of(PDB)
         if dig(pdb, "spec", "selector")
     ]
     problems = []
-    for workload in chosen:
-        labels = {
-            str(k): str(v)
-            for k, v in mapping(dig(workload.obj, "spec", "template", "metadata", "labels")).items()
-        }
-        namespace = workload.owner.namespace
-        if not any(ns == namespace and selector_matches(labels, selector) for ns, selector in budgets):
-            replicas = _replicas(workload, ceilings)
+    for workload, copies in chosen:
+        for group, count in sorted(copies.items()):
+            covered, maybe = _coverage(workload, group, budgets)
+            if covered:
+                continue
+            if maybe:
+                said = message(
+                    "오퍼레이터가 붙이는 파드 레이블을 알 수 없어, PodDisruptionBudget {names:이} 이 GPU "
+                    "복제본을 고르는지 판단할 수 없습니다",
+                    "the operator labels these pods, so whether PodDisruptionBudget {names} selects these "
+                    "GPU replicas cannot be told",
+                    names=", ".join(maybe[:3]),
+                )
+                problems.append(unknown(CHECK, workload.owner, said, workload.evidence))
+                break
+            where = f" ({group})" if group and len(workload.templates) > 1 else ""
             problems.append(
                 workload_failed(
                     CHECK,
                     workload,
                     message(
-                        "GPU 복제본 {replicas}개에 PodDisruptionBudget이 없습니다",
-                        "{replicas} GPU replicas with no PodDisruptionBudget",
-                        replicas=replicas,
+                        "GPU 복제본 {replicas}개{where}에 PodDisruptionBudget이 없습니다",
+                        "{replicas} GPU replicas{where} with no PodDisruptionBudget",
+                        replicas=count,
+                        where=where,
                     ),
+                    {"group": group, "replicas": count},
                 )
             )
+            break
     subject = text("복제본이 여럿인 GPU 서빙 워크로드", "multi-replica GPU serving workloads")
     yield from workload_verdicts(
-        CHECK, snapshot, problems, len(chosen), subject, SERVING_KINDS, selection.undecided
+        CHECK, snapshot, problems, len(chosen), subject, WORKLOAD_KINDS, selection.undecided
     )

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kubegap.checker.extract._fields import integer, mapping
+from kubegap.checker.workload.operators import Managed
 from kubegap.checker.workload.unrendered import is_unrendered
 
 # (group of the template, pod spec, pods created from it)
@@ -17,6 +18,7 @@ class Reader:
     """Collects the paths of unrendered fields while an extractor reads one object."""
 
     unrendered: list[str] = field(default_factory=list)
+    managed: list[Managed] = field(default_factory=list)  # fields an operator fills (see `operators`)
 
     def count(self, node: Any, key: str, default: int, path: str) -> int:
         """`node[key]` as an int; a placeholder or an empty value is noted and read as the default."""
@@ -25,6 +27,9 @@ class Reader:
             self.note(path)
             return default
         return integer(container.get(key), default)
+
+    def manage(self, filled: Managed) -> None:
+        self.managed.append(filled)
 
     def note(self, path: str) -> None:
         if path not in self.unrendered:

@@ -37,6 +37,7 @@ from kubegap.checker.snapshot import KubeObject, Snapshot
 from kubegap.checker.workload._read import Reader
 from kubegap.checker.workload.crds import CRDS, discovered
 from kubegap.checker.workload.kinds import KNOWN
+from kubegap.checker.workload.operators import Managed
 from kubegap.checker.workload.roles import TRAINING, Facts, Role, classify
 from kubegap.checker.workload.shell import Commands, commands_of
 from kubegap.checker.workload.unrendered import is_unrendered
@@ -84,6 +85,13 @@ class PodTemplate:
     spec: dict[str, Any]  # the pod spec (always a dict, possibly empty)
     replicas: int  # pods created from this template
     gpus: int  # accelerators requested per pod (GPUs, MIG slices, Neuron, Gaudi, TPU...)
+    labels: dict[str, str] = field(default_factory=dict)  # the pod template's own metadata labels
+
+    @property
+    def pinned_host(self) -> str:
+        """The one node every pod of this template must run on (nodeName, a hostname selector or a
+        required affinity to a single hostname), or ''."""
+        return pinned_host(self.spec)
 
 
 @dataclass(frozen=True)
@@ -96,6 +104,16 @@ class Workload:
     unrendered: tuple[str, ...] = ()  # paths of count and accelerator fields left to a template engine
     role: Role = Role.other
     role_evidence: tuple[str, ...] = field(default=())
+    managed: tuple[Managed, ...] = ()  # fields its operator fills into the pods (see `operators`)
+    fragment: bool = False  # a patch (kustomize component, strategic merge): containers without images
+
+    def managed_for(self, aspect: str, group: str) -> Managed | None:
+        """What fills `aspect` (LIVENESS, RESOURCES) of the template `group`, when an operator does."""
+        return next((m for m in self.managed if m.aspect == aspect and m.group == group), None)
+
+    @property
+    def gpu_pods(self) -> int:
+        return sum(template.replicas for template in self.templates if template.gpus > 0)
 
     @property
     def requests_gpus(self) -> bool:
@@ -225,8 +243,68 @@ def _template_labels(obj: KubeObject) -> dict[str, str]:
     return labels
 
 
+# Kinds served by API groups Kubernetes has removed: read as their apps/v1 successors.
+_LEGACY = {
+    "extensions/Deployment": "apps/Deployment",
+    "extensions/DaemonSet": "apps/DaemonSet",
+    "extensions/ReplicaSet": "apps/ReplicaSet",
+}
+_HOSTNAME = "kubernetes.io/hostname"
+
+
+def pinned_host(spec: dict[str, Any]) -> str:
+    """The single node a pod spec is tied to, or '' when it may run on several."""
+    if spec.get("nodeName"):
+        return str(spec["nodeName"])
+    selected = mapping(spec.get("nodeSelector")).get(_HOSTNAME)
+    if selected:
+        return str(selected)
+    required = dig(spec, "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
+    terms = items(dig(required, "nodeSelectorTerms"))
+    hosts = set()
+    for term in terms:
+        values = [
+            expression.get("values")
+            for expression in items(term.get("matchExpressions"))
+            if expression.get("key") == _HOSTNAME and expression.get("operator") == "In"
+        ]
+        if not values or not isinstance(values[0], list):
+            return ""
+        hosts |= {str(value) for value in values[0]}
+    return next(iter(hosts)) if len(hosts) == 1 else ""
+
+
+def _labels_by_spec(obj: KubeObject) -> dict[int, dict[str, str]]:
+    """id(pod spec) -> the labels of the PodTemplateSpec holding it, for every template in the object."""
+    found: dict[int, dict[str, str]] = {}
+
+    def walk(node: Any) -> None:
+        if isinstance(node, list):
+            for value in node:
+                walk(value)
+        elif isinstance(node, dict):
+            inner = node.get("spec")
+            labels = mapping(dig(node, "metadata", "labels"))
+            if isinstance(inner, dict) and labels and node is not obj:
+                found[id(inner)] = {str(k): str(v) for k, v in labels.items()}
+            for key, value in node.items():
+                if key not in ("metadata", "status"):
+                    walk(value)
+
+    walk(obj.get("spec"))
+    return found
+
+
+def _is_fragment(templates: tuple[PodTemplate, ...]) -> bool:
+    """A patch to merge into a base elsewhere: some app container has no image (kustomize components,
+    strategic-merge patches). A real pod cannot run a container without one."""
+    listed = [c for template in templates for c in containers(template.spec, include_init=False)]
+    return bool(listed) and any(not container.get("image") for container in listed)
+
+
 def workload_of(key: str, obj: KubeObject) -> Workload | None:
     """One object as a Workload; None when it holds no pod template or is owned by a kind we read."""
+    key = _LEGACY.get(key, key)
     extractor = EXTRACTORS.get(key)
     if _owned_by_extracted_kind(obj) or key.rsplit("/", 1)[-1] in _NOT_WORKLOADS:
         return None
@@ -235,13 +313,23 @@ def workload_of(key: str, obj: KubeObject) -> Workload | None:
     if extractor is None and not found:
         return None
     owner = ref(obj)
+    labels = _labels_by_spec(obj)
     templates = tuple(
-        PodTemplate(owner, key, group, mapping(spec), max(replicas, 0), gpus_requested(mapping(spec)))
+        PodTemplate(
+            owner,
+            key,
+            group,
+            mapping(spec),
+            max(replicas, 0),
+            gpus_requested(mapping(spec)),
+            labels.get(id(spec), {}),
+        )
         for group, spec, replicas in found
     )
     for template in templates:
         _accelerator_placeholders(template.group, template.spec, reader)
     distributed = _distributed(key, obj, templates)
+    fragment = key not in CRDS and _is_fragment(templates)
     workload = Workload(owner, key, obj, templates, distributed, tuple(reader.unrendered))
     facts = Facts(
         kind_key=key,
@@ -263,7 +351,18 @@ def workload_of(key: str, obj: KubeObject) -> Workload | None:
         node_diagnostic=_node_diagnostic(key, templates, distributed),
     )
     role, evidence = classify(facts)
-    return Workload(owner, key, obj, templates, distributed, tuple(reader.unrendered), role, evidence)
+    return Workload(
+        owner,
+        key,
+        obj,
+        templates,
+        distributed,
+        tuple(reader.unrendered),
+        role,
+        evidence,
+        tuple(reader.managed),
+        fragment,
+    )
 
 
 def _agent(obj: KubeObject, templates: tuple[PodTemplate, ...]) -> str:
