@@ -31,6 +31,7 @@ from kubegap.checker.extract.podspec import (
     gpus_requested,
     images,
     is_gpu_resource,
+    is_patch_fragment,
 )
 from kubegap.checker.finding import ObjectRef
 from kubegap.checker.snapshot import KubeObject, Snapshot
@@ -243,12 +244,6 @@ def _template_labels(obj: KubeObject) -> dict[str, str]:
     return labels
 
 
-# Kinds served by API groups Kubernetes has removed: read as their apps/v1 successors.
-_LEGACY = {
-    "extensions/Deployment": "apps/Deployment",
-    "extensions/DaemonSet": "apps/DaemonSet",
-    "extensions/ReplicaSet": "apps/ReplicaSet",
-}
 _HOSTNAME = "kubernetes.io/hostname"
 
 
@@ -295,16 +290,8 @@ def _labels_by_spec(obj: KubeObject) -> dict[int, dict[str, str]]:
     return found
 
 
-def _is_fragment(templates: tuple[PodTemplate, ...]) -> bool:
-    """A patch to merge into a base elsewhere: some app container has no image (kustomize components,
-    strategic-merge patches). A real pod cannot run a container without one."""
-    listed = [c for template in templates for c in containers(template.spec, include_init=False)]
-    return bool(listed) and any(not container.get("image") for container in listed)
-
-
 def workload_of(key: str, obj: KubeObject) -> Workload | None:
     """One object as a Workload; None when it holds no pod template or is owned by a kind we read."""
-    key = _LEGACY.get(key, key)
     extractor = EXTRACTORS.get(key)
     if _owned_by_extracted_kind(obj) or key.rsplit("/", 1)[-1] in _NOT_WORKLOADS:
         return None
@@ -329,7 +316,7 @@ def workload_of(key: str, obj: KubeObject) -> Workload | None:
     for template in templates:
         _accelerator_placeholders(template.group, template.spec, reader)
     distributed = _distributed(key, obj, templates)
-    fragment = key not in CRDS and _is_fragment(templates)
+    fragment = key not in CRDS and any(is_patch_fragment(template.spec) for template in templates)
     workload = Workload(owner, key, obj, templates, distributed, tuple(reader.unrendered))
     facts = Facts(
         kind_key=key,
