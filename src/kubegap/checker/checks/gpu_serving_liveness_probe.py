@@ -57,28 +57,44 @@ CHECK = CheckMeta(
         "for 85 minutes.",
     ),
     remediation=text(
-        "GPU 서빙 컨테이너에 엔진까지 닿는 경로(vLLM·SGLang의 /health, TGI의 /health, Triton의 "
-        "/v2/health/live, 또는 짧은 생성 요청을 보내는 exec 프로브)로 livenessProbe를 두세요. 모델 "
+        "GPU 서빙 컨테이너에 엔진까지 닿는 경로(vLLM·TGI·TEI·TensorRT-LLM의 /health, SGLang의 "
+        "/health_generate, Triton의 /v2/health/live, NIM의 /v1/health/live, 또는 짧은 생성 요청을 보내는 "
+        "exec 프로브)로 livenessProbe를 두세요. 모델 "
         "로딩이 길면 startupProbe로 시작 시간을 따로 주고, failureThreshold와 timeoutSeconds는 바쁜 엔진이 "
         "재시작되지 않을 만큼 넉넉히 잡으세요.",
         "Give GPU serving containers a liveness probe on a path that reaches the engine (/health on vLLM, "
-        "SGLang and TGI, /v2/health/live on Triton, or an exec probe that sends a short generation). Cover "
+        "TGI, TEI and TensorRT-LLM, /health_generate on SGLang, /v2/health/live on Triton, /v1/health/live "
+        "on NIM, or an exec probe that sends a short generation). Cover "
         "long model loads with a startupProbe, and set failureThreshold and timeoutSeconds loose enough that "
         "a busy engine is not restarted.",
     ),
     decides=text(
-        "역할이 서빙인 GPU Deployment·StatefulSet·LeaderWorkerSet에서, GPU를 요청하고 포트를 "
-        "열거나(containerPort, 또는 PORT 같은 env로만 정한 포트) readinessProbe가 있는(즉 요청을 받는) "
-        "컨테이너마다 봅니다. livenessProbe가 "
-        "없거나, TCP 프로브뿐이거나, HTTP 경로가 /v1/models·/version이면 실패입니다. 포트도 "
-        "프로브도 없는 GPU 컨테이너(큐 소비자, Ray 워커, LeaderWorkerSet 워커)와 벤치마크는 "
-        "건너뜁니다. exec·gRPC 프로브와 다른 HTTP 경로는 통과로 봅니다.",
-        "Looks at each container of a GPU Deployment, StatefulSet or LeaderWorkerSet whose role is serving "
-        "that requests GPUs and takes requests (declares a port, sets one only by env such as PORT, or has a "
-        "readiness probe). It fails when the container has no "
-        "liveness probe, only a TCP probe, or an HTTP probe on /v1/models or /version. GPU containers with "
-        "neither ports nor probes (queue consumers, Ray workers, LeaderWorkerSet workers) and benchmarks are "
-        "skipped; exec and gRPC probes and other HTTP paths pass.",
+        "역할이 서빙인 모든 GPU 워크로드(Deployment, StatefulSet, LeaderWorkerSet, StormService, "
+        "RayClusterFleet, NIMService, LLMInferenceService, KServe 런타임 등)에서 요청을 받는 GPU 컨테이너를 "
+        "봅니다. 요청을 받는다는 것은 containerPort, --port 같은 플래그, PORT 같은 env, readinessProbe, "
+        "알려진 엔진(vLLM, SGLang, TGI, Triton, TensorRT-LLM, NIM, Ollama, llama.cpp, TEI)의 실행, 또는 "
+        "파드를 가리키는 Service의 targetPort로 압니다(리더를 따르는 워커와 Ray 워커는 뺍니다). "
+        "livenessProbe가 없거나, TCP뿐이거나, 사이드카의 포트를 보거나, "
+        "모델 목록·버전·메트릭·raylet 상태처럼 "
+        "API 프로세스가 혼자 답하는 경로를 보면 실패입니다. 오퍼레이터가 넣는 프로브(NIM의 /v1/health/live, "
+        "KServe LLM 템플릿의 /health, Dynamo의 /live, KubeRay의 raylet 점검)는 넣어진 대로 판단하고, Ray "
+        "Serve처럼 오퍼레이터가 엔진을 직접 점검하면 통과, KServe 런타임처럼 다른 객체에 있으면 알 수 "
+        "없음입니다. GPU를 다른 파일이 더하는 vLLM·SGLang·TGI 템플릿(런타임, kustomize 베이스)도 봅니다.",
+        "Looks at the GPU containers that take requests in every GPU workload whose role is serving "
+        "(Deployment, StatefulSet, LeaderWorkerSet, StormService, RayClusterFleet, NIMService, "
+        "LLMInferenceService, KServe runtimes and more). Taking requests means a containerPort, a flag such "
+        "as "
+        "--port, a PORT-like env variable, a readiness probe, running a known engine (vLLM, SGLang, TGI, "
+        "Triton, TensorRT-LLM, NIM, Ollama, llama.cpp, TEI), or a Service in the input targeting a port of "
+        "the "
+        "pod; workers that join a leader and Ray workers are left out. It fails when the liveness probe is "
+        "missing, TCP only, aimed at a sidecar's port, or on a path the API process answers alone (model "
+        "list, version, metrics, raylet health). Probes an operator adds (NIM's /v1/health/live, KServe's "
+        "LLM template /health, Dynamo's /live, KubeRay's raylet check) are judged as added; where the "
+        "operator health-checks the engine itself (Ray Serve) it passes, and where the probe lives in "
+        "another "
+        "object (a KServe runtime) it is unknown. vLLM, SGLang and TGI templates whose GPUs another file "
+        "adds (runtimes, kustomize bases) are judged too.",
     ),
     incidents=("fastllm-proxy-2026-09-vllm-engine-deadlock-probe-blind",),
     needs=(),
@@ -118,6 +134,8 @@ def _serving_containers(
         engines = [c for c in listed if container_requests_gpu(c)]
     else:  # a template for GPU servers whose GPUs another object adds (a runtime, a kustomize base)
         engines = [c for c in listed if (found := engine_of(c)) is not None and found.name in GPU_ENGINES]
+    if workload.managed_for(LIVENESS, template.group) is not None and not ray_based(workload):
+        return engines[:1]  # a serving operator builds this container into its model server
     serving = [c for c in engines if takes_requests(c, worker, by_image=not ray_based(workload))]
     if serving or worker:
         return serving

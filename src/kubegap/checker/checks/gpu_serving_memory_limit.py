@@ -48,14 +48,20 @@ CHECK = CheckMeta(
         "overfill the node.",
     ),
     decides=text(
-        "오래 떠 있으며 노드를 다른 파드와 나눠 쓰는 GPU 서빙 워크로드(Deployment, StatefulSet, "
-        "LeaderWorkerSet, RayService)에서 GPU를 요청하는 컨테이너에 resources.limits.memory가 없으면 "
-        "실패입니다. 끝나는 작업(Job, 학습 작업), 낱개 파드, gpu-burn 같은 스트레스 테스트와 벤치마크는 "
-        "보지 않습니다. 워크로드 종류를 읽지 못했으면 알 수 없음입니다.",
-        "Fails each container that requests GPUs, in long-running GPU serving workloads that share nodes "
-        "(Deployment, StatefulSet, LeaderWorkerSet, RayService), when it has no resources.limits.memory. "
-        "Work that ends (Jobs, training jobs), bare Pods, stress tests such as gpu-burn and benchmarks are "
-        "not judged. If the workload kinds could not be read, the result is unknown.",
+        "역할이 서빙이고 GPU를 요청하는 워크로드(Deployment, StatefulSet, LeaderWorkerSet, RayService, "
+        "StormService, RayClusterFleet, NIMService, NIMPipeline, LLMInferenceService 등 모든 서빙 종류)에서 "
+        "GPU를 요청하는 컨테이너에 resources.limits.memory가 없으면 실패입니다. 낱개 파드, 끝나는 작업, "
+        "gpu-burn 같은 스트레스 테스트와 벤치마크는 보지 않습니다. 오퍼레이터가 한도를 다른 곳에서 "
+        "채우면(KServe 런타임 병합과 기본값 웹후크, KAITO 프리셋) 그 이유와 함께 알 수 없음이고, 이미지 없는 "
+        "컨테이너로 된 패치 조각도 알 수 없음입니다. 워크로드 종류를 읽지 못했으면 알 수 없음입니다.",
+        "Fails each container that requests GPUs, in GPU workloads whose role is serving (Deployment, "
+        "StatefulSet, LeaderWorkerSet, RayService, StormService, RayClusterFleet, NIMService, NIMPipeline, "
+        "LLMInferenceService and every other serving kind), when it has no resources.limits.memory. Bare "
+        "Pods, work that ends, stress tests such as gpu-burn and benchmarks are not judged. Where an "
+        "operator "
+        "fills the limit from somewhere this input does not show (KServe's runtime merge and defaulting "
+        "webhook, a KAITO preset) the result is unknown with that reason, and so it is for a patch fragment "
+        "(containers without an image). If the workload kinds could not be read, the result is unknown.",
     ),
     incidents=(
         "mybinder-2017-11-30-build-pod-no-memory-limit-node-oom-proxy",

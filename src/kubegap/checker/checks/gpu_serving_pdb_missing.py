@@ -45,18 +45,31 @@ CHECK = CheckMeta(
         "model-serving nodes.",
     ),
     remediation=text(
-        "GPU를 쓰는 Deployment·StatefulSet마다 maxUnavailable: 1(또는 minAvailable로 최소 용량)을 둔 PDB를 "
-        "만들고, GPU 노드 풀 업그레이드가 PDB를 지키는 방식(surge, drain)인지 확인하세요.",
-        "Give every GPU Deployment and StatefulSet a PDB with maxUnavailable: 1 (or a minAvailable that "
-        "keeps minimum capacity), and make sure GPU pool upgrades honour PDBs (surge, drain).",
+        "여러 복제본으로 서빙하는 GPU 워크로드마다(분리 서빙이면 prefill·decode 역할마다) maxUnavailable: "
+        "1(또는 minAvailable로 최소 용량)을 둔 PDB를 만들고, GPU 노드 풀 업그레이드가 PDB를 지키는 "
+        "방식(surge, drain)인지 확인하세요.",
+        "Give every multi-replica GPU serving workload (each prefill and decode role, when disaggregated) a "
+        "PDB with maxUnavailable: 1 (or a minAvailable that keeps minimum capacity), and make sure GPU pool "
+        "upgrades honour PDBs (surge, drain).",
     ),
     decides=text(
-        "역할이 서빙이고 GPU를 요청하며 replicas가 2 이상인(또는 HPA의 maxReplicas가 2 이상인) "
-        "Deployment·StatefulSet마다, 같은 네임스페이스에 그 파드 레이블을 고르는 PDB가 없으면 "
-        "실패입니다. PDB를 읽을 수 없거나 replicas가 렌더링되지 않은 템플릿 값이면 알 수 없음입니다.",
-        "Fails each serving Deployment or StatefulSet that requests GPUs with 2 or more replicas (or an HPA "
-        "whose maxReplicas is 2 or more) when no PDB in its namespace selects its pod labels. If PDBs could "
-        "not be read, or replicas is an unrendered template value, the result is unknown.",
+        "역할이 서빙인 GPU 워크로드(Deployment, StatefulSet, LeaderWorkerSet, StormService, NIMService, "
+        "LLMInferenceService 등)의 템플릿 묶음마다 서빙 사본 수를 셉니다. replicas, LeaderWorkerSet 그룹 수, "
+        "그리고 HPA나 객체 자체의 자동 확장 상한(NIM scale.hpa, KServe maxReplicas) 가운데 큰 값입니다. "
+        "2 이상인데 같은 네임스페이스에 그 파드 레이블(또는 객체 이름)을 고르는 PDB가 없으면 실패입니다. "
+        "한 호스트에 묶인 복제본은 PDB가 지킬 수 없으므로 보지 않고, 오퍼레이터가 파드 레이블을 붙여 "
+        "네임스페이스의 PDB가 그 파드를 고르는지 알 수 없으면 알 수 없음입니다. 런타임·설정 템플릿과 패치 "
+        "조각은 보지 않습니다. PDB를 읽을 수 없거나 replicas가 렌더링되지 않은 템플릿 값이면 "
+        "알 수 없음입니다.",
+        "Counts the serving copies of each template group of a GPU workload whose role is serving "
+        "(Deployment, StatefulSet, LeaderWorkerSet, StormService, NIMService, LLMInferenceService and more): "
+        "its replicas or LeaderWorkerSet groups, or the ceiling of an HPA or of the object's own autoscaler "
+        "(NIM scale.hpa, KServe maxReplicas), whichever is larger. With 2 or more it fails when no PDB in "
+        "its "
+        "namespace selects its pod labels (or names the object). Replicas pinned to one host are left out, "
+        "since a PDB cannot keep them up; where the operator labels the pods and a PDB in the namespace may "
+        "or may not select them, the result is unknown. Runtime and config templates and patch fragments are "
+        "not judged. If PDBs could not be read, or replicas is an unrendered template value, it is unknown.",
     ),
     incidents=("github-copilot-2023-10-model-node-auto-upgrade",),
     needs=(),
