@@ -538,3 +538,16 @@ def test_probe_paths_that_cannot_see_the_engine() -> None:
     assert exec_urls(probe) == ["/v1/models"] and blind_paths(exec_urls(probe)) == ["/v1/models"]
     assert blind_paths(["/health", "/v2/health/live", "health_generate"]) == []
     assert blind_paths(["metrics/", "/api/gcs_healthz"]) == ["/metrics", "/api/gcs_healthz"]
+
+
+def test_ome_components_are_filled_from_their_runtime() -> None:
+    spec = {
+        "model": {"name": "llama-3-70b-instruct"},
+        "runtime": {"name": "vllm-text-generation"},
+        "engine": {"minReplicas": 2, "maxReplicas": 3, "resources": {"requests": {"nvidia.com/gpu": "1"}}},
+    }
+    workload = _workload("ome.io/v1beta1", "InferenceService", spec)
+    assert workload.role is Role.serving
+    assert [(t.group, t.replicas, t.gpus) for t in workload.templates] == [("engine", 2, 1)]
+    assert workload.managed_for(LIVENESS, "engine") is not None
+    assert workload.managed_for(RESOURCES, "engine") is not None

@@ -12,6 +12,7 @@ from kubegap.checker.extract import dig, integer, mapping, selector_matches
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Coverage, KubeObject, Snapshot
 from kubegap.checker.workload import WORKLOAD_KINDS, PodTemplate, Role, Workload
+from kubegap.checker.workload.operators import DISRUPTION_BUDGET
 from kubegap.checker.workload.serving import worker_group
 
 PDB = "policy/PodDisruptionBudget"
@@ -57,7 +58,8 @@ CHECK = CheckMeta(
         "LLMInferenceService 등)의 템플릿 묶음마다 서빙 사본 수를 셉니다. replicas, LeaderWorkerSet 그룹 수, "
         "그리고 HPA나 객체 자체의 자동 확장 상한(NIM scale.hpa, KServe maxReplicas) 가운데 큰 값입니다. "
         "2 이상인데 같은 네임스페이스에 그 파드 레이블(또는 객체 이름)을 고르는 PDB가 없으면 실패입니다. "
-        "한 호스트에 묶인 복제본은 PDB가 지킬 수 없으므로 보지 않고, 오퍼레이터가 파드 레이블을 붙여 "
+        "오퍼레이터가 PDB를 직접 만들면(OME) 통과이고, 한 호스트에 묶인 복제본은 PDB가 지킬 수 "
+        "없으므로 보지 않고, 오퍼레이터가 파드 레이블을 붙여 "
         "네임스페이스의 PDB가 그 파드를 고르는지 알 수 없으면 알 수 없음입니다. 런타임·설정 템플릿과 패치 "
         "조각은 보지 않습니다. PDB를 읽을 수 없거나 replicas가 렌더링되지 않은 템플릿 값이면 "
         "알 수 없음입니다.",
@@ -66,7 +68,8 @@ CHECK = CheckMeta(
         "its replicas or LeaderWorkerSet groups, or the ceiling of an HPA or of the object's own autoscaler "
         "(NIM scale.hpa, KServe maxReplicas), whichever is larger. With 2 or more it fails when no PDB in "
         "its "
-        "namespace selects its pod labels (or names the object). Replicas pinned to one host are left out, "
+        "namespace selects its pod labels (or names the object); where the operator creates the PDB itself "
+        "(OME) it passes. Replicas pinned to one host are left out, "
         "since a PDB cannot keep them up; where the operator labels the pods and a PDB in the namespace may "
         "or may not select them, the result is unknown. Runtime and config templates and patch fragments are "
         "not judged. If PDBs could not be read, or replicas is an unrendered template value, it is unknown.",
@@ -189,6 +192,8 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
     problems = []
     for workload, copies in chosen:
         for group, count in sorted(copies.items()):
+            if workload.managed_for(DISRUPTION_BUDGET, group) is not None:
+                continue  # the operator creates this group's PDB itself
             covered, maybe = _coverage(workload, group, budgets)
             if covered:
                 continue

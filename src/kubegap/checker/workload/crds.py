@@ -26,6 +26,8 @@ from kubegap.checker.workload.operators import (
     kserve_resource_defaults,
     kserve_runtime,
     nim_default_liveness,
+    ome_disruption_budget,
+    ome_runtime,
 )
 
 
@@ -188,6 +190,30 @@ def _llm_inference_service(obj: KubeObject, reader: Reader) -> list[Found]:
     return found
 
 
+def _ome_inference_service(obj: KubeObject, reader: Reader) -> list[Found]:
+    """OME InferenceService: engine, decoder and router components, each filled in from a serving
+    runtime; a component holds pod fields, an optional `runner` container and its own resources."""
+    spec = mapping(obj.get("spec"))
+    found: list[Found] = []
+    for name in ("engine", "decoder", "router"):
+        part = mapping(spec.get(name))
+        if not part:
+            continue
+        runner = {"name": name, **mapping(part.get("runner"))}
+        if part.get("resources") and not runner.get("resources"):
+            runner["resources"] = part["resources"]
+        if not mapping(runner.get("livenessProbe")):
+            reader.manage(ome_runtime(LIVENESS, name))
+        if dig(runner, "resources", "limits", "memory") is None:
+            reader.manage(ome_runtime(RESOURCES, name))
+        reader.manage(ome_disruption_budget(name))
+        pod = {key: value for key, value in part.items() if key not in _KSERVE_COMPONENT_KEYS | {"runner"}}
+        pod["containers"] = [runner, *items(part.get("containers"))]
+        replicas = reader.count(part, "minReplicas", 1, f"spec.{name}.minReplicas")
+        found.append((name, pod, max(replicas, 1)))
+    return found
+
+
 def _kaito_workspace(obj: KubeObject, reader: Reader) -> list[Found]:
     """KAITO Workspace: a custom `inference.template`, or a preset whose pod KAITO builds itself."""
     top = obj if "inference" in obj else mapping(obj.get("spec"))
@@ -286,6 +312,7 @@ CRDS: dict[str, Extractor] = {
     "serving.kserve.io/LLMInferenceServiceConfig": _llm_inference_service,
     "apps.nvidia.com/NIMPipeline": _nim_pipeline,
     "kaito.sh/Workspace": _kaito_workspace,
+    "ome.io/InferenceService": _ome_inference_service,
     "nvidia.com/DynamoGraphDeployment": _dynamo,
     "argoproj.io/Workflow": _argo,
     "argoproj.io/WorkflowTemplate": _argo,

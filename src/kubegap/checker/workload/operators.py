@@ -17,13 +17,14 @@ from dataclasses import dataclass
 
 LIVENESS = "livenessProbe"
 RESOURCES = "resources"
+DISRUPTION_BUDGET = "podDisruptionBudget"
 
 
 @dataclass(frozen=True)
 class Managed:
     """One field of one template that an operator fills: `aspect` is LIVENESS or RESOURCES."""
 
-    aspect: str
+    aspect: str  # LIVENESS, RESOURCES or DISRUPTION_BUDGET
     group: str  # the template group it applies to ('' for single-template kinds)
     operator: str  # "the NIM operator", "KServe" ...
     what: str  # English: what the operator does, for evidence and the unknown's message
@@ -171,5 +172,36 @@ def dynamo_liveness(group: str) -> Managed:
         "Dynamo 오퍼레이터가 워커마다 시스템 포트(9090)의 /live에 livenessProbe를 두고, 카나리 헬스 체크가 "
         "그 상태를 갱신합니다",
         DYNAMO_PROBES,
+        True,
+    )
+
+
+OME_RUNTIME = "https://docs.sglang.io/ome/docs/concepts/inference_service"
+OME_BUDGETS = (
+    "https://raw.githubusercontent.com/ome-projects/ome-docs/main/src/lib/content/guides/deploy-models/"
+    "configure-pod-disruption-budgets.md"
+)
+
+
+def ome_runtime(aspect: str, group: str) -> Managed:
+    return Managed(
+        aspect,
+        group,
+        "OME",
+        f"OME builds this component's pods from its serving runtime, whose {aspect} is not in this input",
+        f"OME가 이 컴포넌트의 파드를 서빙 런타임으로 만들며, 그 런타임의 {aspect} 설정은 이 입력에 없습니다",
+        OME_RUNTIME,
+        False,
+    )
+
+
+def ome_disruption_budget(group: str) -> Managed:
+    return Managed(
+        DISRUPTION_BUDGET,
+        group,
+        "OME",
+        "OME gives each component a PodDisruptionBudget (maxUnavailable: 1 by default)",
+        "OME가 컴포넌트마다 PodDisruptionBudget(기본 maxUnavailable: 1)을 만듭니다",
+        OME_BUDGETS,
         True,
     )
