@@ -24,7 +24,7 @@ from kubegap.checker.workload import (
 )
 from kubegap.checker.workload.model import pinned_host
 from kubegap.checker.workload.operators import LIVENESS, RESOURCES
-from kubegap.checker.workload.serving import blind_paths, engine_of, exec_urls, listening_ports
+from kubegap.checker.workload.serving import blind_paths, engine_of, exec_urls, listening_ports, worker_group
 
 GPU = {"limits": {"nvidia.com/gpu": "8"}}
 
@@ -551,3 +551,28 @@ def test_ome_components_are_filled_from_their_runtime() -> None:
     assert [(t.group, t.replicas, t.gpus) for t in workload.templates] == [("engine", 2, 1)]
     assert workload.managed_for(LIVENESS, "engine") is not None
     assert workload.managed_for(RESOURCES, "engine") is not None
+
+
+def test_roles_with_entry_and_worker_templates_keep_apart() -> None:
+    entry = {"spec": {"containers": [_container(command=["vllm", "serve", "m"])]}}
+    worker = {"spec": {"containers": [_container(command=["ray", "start", "--block"])]}}
+    spec = {
+        "replicas": 1,
+        "template": {
+            "roles": [
+                {
+                    "name": "prefill",
+                    "replicas": 2,
+                    "entryTemplate": entry,
+                    "workerReplicas": 1,
+                    "workerTemplate": worker,
+                },
+                {"name": "decode", "replicas": 3, "entryTemplate": entry},
+            ]
+        },
+    }
+    workload = _workload("workload.serving.example.io/v1alpha1", "ModelServing", spec)
+    groups = [t.group for t in workload.templates]
+    assert groups == ["prefill-entry", "prefill-worker", "decode-entry"]
+    worker_template = workload.templates[1]
+    assert worker_group(workload, worker_template) and not worker_group(workload, workload.templates[0])

@@ -378,6 +378,14 @@ def _leader_worker_shaped(node: dict[str, Any]) -> bool:
 
 
 def _group(path: str) -> str:
-    """`spec.inference.template.spec` -> `inference`: the last step that names something."""
+    """`spec.inference.template.spec` -> `inference`: the last step that names something.
+
+    Roles that hold two templates (`roles[prefill].entryTemplate`, `.workerTemplate`) are named by both
+    steps, `prefill-entry` and `prefill-worker`, so the roles of one object stay apart."""
     steps = [step for step in path.replace("[", ".[").split(".") if step and step not in ("spec", "template")]
-    return steps[-1] if steps else ""
+    if not steps:
+        return ""
+    last = steps[-1]
+    if last.lower().endswith("template") and len(steps) > 1:
+        return f"{steps[-2]}-{last[: -len('template')].lower()}"
+    return last
