@@ -318,8 +318,8 @@ async def _asgi_fetch(
     scope = {
         "type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
         "path": path, "raw_path": path.encode(), "query_string": query, "root_path": "",
-        "headers": [(b"host", b"bench"), (b"accept-encoding", encoding)], "client": ("127.0.0.1", 1),
-        "server": ("bench", 80),
+        "headers": [(b"host", b"127.0.0.1"), (b"accept-encoding", encoding)], "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80),
     }  # fmt: skip
     status = 0
     body: list[bytes] = []
@@ -493,7 +493,9 @@ def main() -> int:
         cold = measure_search(library, queries, arguments.incidents)
         samples["search + facets, text cache off"] = cold["search + facets"]
         library.text_cache_size = Library.text_cache_size
-        synthetic_weight = measure_weight(library, "synthetic-00001", None)
+        # Ids carry the year of a random date: take a real one from the index.
+        some_case = library.search(SearchQuery(per_page=1)).hits[0].incident.id
+        synthetic_weight = measure_weight(library, some_case, None)
         library.close()
         bundled = Library.open(db_path=":memory:")
         studies = bundled.knowledge.studies

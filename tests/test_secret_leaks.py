@@ -1,11 +1,13 @@
 """No seeded credential leaves kubegap, whole or in pieces, through any output.
 
-44 token formats (`secret_seeds.py`) are planted, fresh random values each, into every kind of field
-a cluster or a file can carry: object names, label values and keys, annotations, env values, args,
-ConfigMap data, the snapshot's context, kubeconfig and source, and a live cluster's kubeconfig
-context and cluster names. Every output is then collected: the four report formats of `kubegap
-scan` (snapshot, manifests, live), the MCP tools over the official client, and the web pages and
-their JSON. The test fails if any seeded secret, or any 8-character piece of one, appears.
+100+ credential shapes (`secret_seeds.py`: token formats, URL and DSN passwords, JSON and
+command-line credentials, key blocks, password hashes, and URL-, hex- and base64-encoded and glued
+variants) are planted, fresh random values each, into every kind of field a cluster or a file can
+carry: object names, label values and keys, annotations, env values, args, ConfigMap data, the
+snapshot's context, kubeconfig and source, and a live cluster's kubeconfig context and cluster names.
+Every output is then collected: the four report formats of `kubegap scan` (snapshot, manifests,
+live), the MCP tools over the official client, and the web pages and their JSON. The test fails if
+any seeded secret, or any 8-character piece of one, appears.
 
 It cannot pass by never carrying the values: a probe check (standing in for any check that quotes
 what it read) echoes each field into its message and evidence, and the test first asserts that the
@@ -23,6 +25,7 @@ from typing import Any
 import pytest
 import yaml
 
+from kubegap.agents import mcp_kubeconfigs
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.finding import Finding, ObjectRef, Severity, Status
 from kubegap.checker.registry import CheckModule
@@ -195,7 +198,7 @@ def test_the_unredacted_report_carries_every_format_in_every_field_kind(inputs: 
         missing = [seed.format for seed in PLANTED if seed.secret not in raw.replace("\\n", "\n")]
         assert missing == [], kind
         assert {name for name, _ in leaks(raw.replace("\\n", "\n"), PLANTED)} == {s.format for s in PLANTED}
-    assert len(PLANTED) >= 30
+    assert len({seed.format for seed in PLANTED}) >= 100
 
 
 @pytest.mark.parametrize("source", ["snapshot", "manifests"])
@@ -295,7 +298,11 @@ async def test_no_mcp_tool_leaks(inputs: dict[str, Path], live: Path) -> None:
                 "get_findings", {"scan_id": scan_id, "check_id": PROBE_ID, "limit": 100}
             )
             outputs[f"get_findings {name} probe"] = _texts(probe)
-        cluster = await client.call_tool("scan_cluster", {"kubeconfig": str(live)})
+        mcp_kubeconfigs.allow([str(live)])  # as `kubegap mcp --kubeconfig LIVE` would
+        try:
+            cluster = await client.call_tool("scan_cluster", {"kubeconfig": str(live)})
+        finally:
+            mcp_kubeconfigs.allow([])
         outputs["scan_cluster"] = _texts(cluster)
         outputs["explain_check"] = _texts(await client.call_tool("explain_check", {"check_id": PROBE_ID}))
         for seed in PLANTED[:10]:

@@ -9,13 +9,16 @@ from __future__ import annotations
 import importlib
 import re
 import sys
+from gettext import gettext
+from pathlib import Path
 
 import click
 
 from kubegap import __version__
-from kubegap.cli_help import apply_language, walk
+from kubegap.cli_help import apply_language, korean_text, walk
 from kubegap.cli_support import resolve_lang
 from kubegap.errors import KubegapError
+from kubegap.knowledge.citations import CHECK_CITATIONS, Citation
 from kubegap.text import LANGS, Lang, did_you_mean
 
 # name -> "module:attribute" of a click command or group
@@ -35,9 +38,47 @@ _SUBCOMMANDS: dict[str, str] = {
 }
 
 
+# The first paragraph of each subcommand's help, for the list `kubegap --help` prints, so that list
+# imports none of them (importing every subcommand took seconds: the checker, the web app, the MCP
+# SDK). tests/cli/test_cli_startup.py fails when one drifts from the command's own docstring.
+_SUMMARIES: dict[str, str] = {
+    "agent": "Set up coding agents (Claude Code, Codex) to use kubegap.",
+    "checks": "List and describe the checks.",
+    "errors": "The error-signature catalog: Xid codes, NCCL, CUDA/NVML, Kubernetes and etcd messages.",
+    "exporter": "Serve /metrics for Prometheus: per cluster and check, the status, findings and scan health.",
+    "facets": "Every facet with its terms (children under parents) and how many incidents each has.",
+    "incidents": "Browse and search the incident library.",
+    "knowledge": "Validate and describe the knowledge base (taxonomy, incidents, fleet studies).",
+    "mcp": "Run the read-only MCP server on stdio (for Claude Code, Codex and other MCP hosts).",
+    "rbac": "Print the read-only ClusterRole kubegap needs (get and list, never Secrets).",
+    "scan": "Scan a cluster (live, --snapshot, --manifests or --demo) for the gaps behind public incidents.",
+    "serve": "Browse the Incident Library and a read-only report on your cluster (Korean and English).",
+    "snapshot": "Read the live cluster once into a kubegap snapshot file, to scan later or elsewhere.",
+}
+
+
 class _LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(_SUBCOMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list, as click prints it, from the summaries above: no subcommand is imported."""
+        names = self.list_commands(ctx)
+        if any(name not in _SUMMARIES for name in names):  # a command without a summary: ask them all
+            super().format_commands(ctx, formatter)
+            return
+        lang = _help_lang or resolve_lang(ctx.find_root().params.get("lang"))
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            korean = korean_text(name) if lang == "ko" else None
+            if korean:
+                rows.append((name, korean.split("\n\n", 1)[0].strip()))
+            else:
+                summary = click.Command(name, help=_SUMMARIES[name])  # click's own shortening
+                rows.append((name, summary.get_short_help_str(limit)))
+        with formatter.section(gettext("Commands")):
+            formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = _SUBCOMMANDS.get(cmd_name)
@@ -73,7 +114,20 @@ _help_lang: Lang | None = None
     help="Language of every subcommand (default: $KUBEGAP_LANG, else the locale, else en).",
 )
 def cli(lang: str | None) -> None:
-    """Learn from public AI-infrastructure outages; find the same gaps in your cluster, read-only."""
+    """Learn from public AI-infrastructure outages; find the same gaps in your cluster, read-only.
+
+    Exit codes: 0 fine, 1 fails at or above --fail-on (scan), 2 usage or input error, 3 a cluster
+    could not be read (unreachable, refused, timed out).
+    """
+    # `knowledge validate` cross-checks the checks' citations without the knowledge package importing
+    # the checker: the wiring hands it a way to list them.
+    click.get_current_context().meta[CHECK_CITATIONS] = _check_citations
+
+
+def _check_citations() -> list[Citation]:
+    from kubegap.checker.grounding import check_citations
+
+    return check_citations()
 
 
 def _argv_lang(argv: list[str]) -> Lang:
@@ -119,6 +173,11 @@ def _error(text: str, lang: str) -> None:
     click.echo(f"{'오류' if lang == 'ko' else 'Error'}: {text}", err=True)
 
 
+def prog_name(invoked_as: str) -> str:
+    """`kubectl gap` when run as the kubectl plugin (`kubectl-gap` on PATH), else `kubegap`."""
+    return "kubectl gap" if Path(invoked_as).name.split(".")[0] == "kubectl-gap" else "kubegap"
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: every KubegapError becomes one line on stderr and its exit code, never a traceback."""
     global _help_lang
@@ -127,7 +186,8 @@ def main(argv: list[str] | None = None) -> None:
     apply_language(cli, "", lang)
     try:
         # In non-standalone mode click returns the code of a raised `click.exceptions.Exit`.
-        code = cli.main(args=argv, prog_name="kubegap", standalone_mode=False)
+        name = prog_name(sys.argv[0] if sys.argv else "")
+        code = cli.main(args=argv, prog_name=name, standalone_mode=False)
         if isinstance(code, int) and code:
             sys.exit(code)
     except KubegapError as error:

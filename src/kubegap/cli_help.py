@@ -20,7 +20,11 @@ from rich.cells import cell_len
 from kubegap.text import Lang
 
 _KO: dict[str, str] = {
-    "": "공개된 AI 인프라 장애에서 배우고, 같은 빈틈을 내 클러스터에서 읽기 전용으로 찾습니다.",
+    "": (
+        "공개된 AI 인프라 장애에서 배우고, 같은 빈틈을 내 클러스터에서 읽기 전용으로 찾습니다.\n\n"
+        "종료 코드: 0 정상, 1 --fail-on 이상의 실패가 있음(scan), 2 사용법이나 입력 오류, "
+        "3 클러스터를 읽지 못함(닿지 않음, 거부, 시간 초과)."
+    ),
     "* --help": "이 도움말을 보여 주고 끝냅니다.",
     "* --version": "버전을 보여 주고 끝냅니다.",
     "* --lang": "언어(기본값: $KUBEGAP_LANG, 없으면 로캘, 그것도 없으면 en).",
@@ -69,7 +73,7 @@ _KO: dict[str, str] = {
     "exporter --demo": "내장 예제 클러스터를 내보냅니다(대시보드를 시험할 때).",
     "facets": "모든 패싯과 그 용어(하위 용어는 상위 아래에), 용어마다 사례 수를 보여 줍니다.",
     "incidents": "사례 라이브러리를 둘러보고 검색합니다.",
-    "incidents list": "패싯과 조직(서로 다른 패싯은 AND), 날짜로 거르고 문구로 검색한 사례 목록.",
+    "incidents list": "패싯, 조직, 범위(서로 다른 패싯은 AND)와 날짜로 거르고 문구로 검색한 사례 목록.",
     "incidents list --query": "검색어: 한국어, 영어, 또는 붙여 넣은 로그 한 줄.",
     "incidents list --cause": "원인 용어 ID(여러 번 지정 가능, 같은 패싯 안에서는 OR).",
     "incidents list --component": "구성 요소 용어 ID(여러 번 지정 가능).",
@@ -79,6 +83,9 @@ _KO: dict[str, str] = {
         "조직 ID, 이름 또는 별칭(여러 번 지정 가능). 상위 조직을 주면 그 아래 조직도 찾습니다"
         "(`microsoft`로 GitHub도)."
     ),
+    "incidents list --scope": (
+        "ai-infra(AI 인프라) 또는 platform(쿠버네티스·클라우드). 경계는 docs/knowledge.md에 있습니다."
+    ),
     "incidents list --since": "YYYY[-MM[-DD]] 당일이나 그 뒤에 시작된 사례.",
     "incidents list --until": "YYYY[-MM[-DD]] 당일이나 그 전에 시작된 사례.",
     "incidents list --page": "페이지 번호(1부터).",
@@ -87,21 +94,38 @@ _KO: dict[str, str] = {
     "incidents list --width": "표의 너비(기본값: 터미널 너비. 파이프로 보내면 표 대신 사례마다 한 줄).",
     "incidents show": "사례 하나: 아홉 개 항목, 태그, 영향, 오류 시그니처, 출처.",
     "incidents similar": "이 사례와 태그나 오류 시그니처를 공유하는 사례와, 무엇을 공유하는지.",
+    "incidents index": "검색 색인을 지금 만들어 둡니다(`make run`이 한 번 해 두고, 없으면 검색이 만듭니다).",
     "knowledge": "지식 베이스(분류 체계, 사례, 플릿 연구)를 검증하고 설명합니다.",
     "knowledge schema": "레코드 종류 하나의 JSON 스키마를 출력합니다(편집기와 다른 도구용).",
     "knowledge validate": (
         "모든 파일을 스키마와 상호 참조에 비추어 검사합니다. 문제가 하나라도 있으면 1로 끝납니다."
     ),
     "knowledge validate --root": "지식 폴더(기본값: 패키지에 든 것).",
+    "knowledge validate --check-citations": (
+        "점검 항목이 인용한 사례가 모두 라이브러리에 남아 있는지도 확인합니다"
+        "(기본값: 패키지에 든 지식일 때만)."
+    ),
     "knowledge stats": "코퍼스가 다루는 범위: 연도, 원인 계열, 환경, 출처 종류, 발행처별 건수.",
     "knowledge stats --root": "지식 폴더(기본값: 패키지에 든 것).",
-    "mcp": "읽기 전용 MCP 서버를 표준 입출력(stdio)으로 실행합니다(Claude Code, Codex 등 MCP 호스트용).",
+    "mcp": (
+        "읽기 전용 MCP 서버를 표준 입출력(stdio)으로 실행합니다(Claude Code, Codex 등 MCP 호스트용). "
+        "도구 호출은 kubeconfig 파일을 고르지 못합니다: 서버는 사용자의 것($KUBECONFIG, 없으면 "
+        "~/.kube/config)이나 --kubeconfig로 준 파일만 읽습니다. 도구 호출이 무엇을 읽고 실행할 수 있는지는 "
+        "SECURITY.md에 있습니다."
+    ),
+    "mcp --kubeconfig": (
+        "$KUBECONFIG나 ~/.kube/config 대신 도구 호출이 쓸 kubeconfig(여러 번 지정 가능, 첫 번째가 기본값). "
+        "이 옵션이 없으면 도구 호출은 다른 kubeconfig를 고를 수 없습니다(SECURITY.md 참고)."
+    ),
     "rbac": "kubegap에 필요한 읽기 전용 ClusterRole을 출력합니다(`get`과 `list`만, Secret은 읽지 않음).",
     "scan": (
         "공개 사례 뒤에 있던 빈틈을 클러스터에서 찾습니다(라이브, --snapshot, --manifests, --demo).\n\n"
         "PATHS는 --manifests처럼 매니페스트 파일이나 폴더입니다(그래서 `kubegap scan k8s/*.yaml`과 "
         "pre-commit 훅이 동작합니다). --context를 둘 이상 주거나 --all-contexts를 주면 플릿을 스캔해, "
-        "클러스터 × 검사 행렬 하나로 보고합니다."
+        "클러스터 × 검사 행렬 하나로 보고합니다.\n\n"
+        "종료 코드: 0 --fail-on 이상의 열린 실패가 없음, 1 하나 이상 있음, 2 사용법이나 입력 오류(잘못된 "
+        "플래그, 없는 검사, 파싱할 수 없는 파일, Kubernetes 오브젝트가 없는 입력, 쓸 수 없는 보고서 경로), "
+        "3 클러스터를 읽지 못함(닿지 않음, 거부, 시간 초과)."
     ),
     "scan --snapshot": "스냅숏 파일이나 폴더.",
     "scan --manifests": "매니페스트 파일이나 폴더.",
@@ -110,6 +134,10 @@ _KO: dict[str, str] = {
     "scan --width": "표의 열 수(기본값: 터미널 너비).",
     "scan --output": "보고서를 파일에 씁니다.",
     "scan --fail-on": "이 심각도 이상의 열린 실패가 있으면 1로 끝납니다.",
+    "scan --all": (
+        "표와 plain 형식에서 실패만이 아니라 모든 점검과 결과(통과, 해당 없음, 판단 불가), 고치는 법, "
+        "사례, 읽은 범위까지 보여 줍니다."
+    ),
     "scan --status": "이 상태만 보여 줍니다.",
     "scan --min-severity": "이 심각도 이상만 보여 줍니다.",
     "scan --no-annotation-exemptions": "kubegap.io/ignore 어노테이션을 무시합니다.",

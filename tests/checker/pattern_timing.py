@@ -95,16 +95,16 @@ def main() -> None:
     for name, pattern in patterns.items():
         for label, text in _strings(pattern):
             subject: Any = text.encode("utf-8")[:SIZE] if isinstance(pattern.pattern, bytes) else text
-            started = time.perf_counter()
+            started = time.process_time()
             for _ in pattern.finditer(subject):
                 pass
-            elapsed = time.perf_counter() - started
+            elapsed = time.process_time() - started
             print(json.dumps({"pattern": name, "input": label, "seconds": elapsed}), flush=True)
     for unit in (*_GENERIC_UNITS, "ghp_", "-----BEGIN PRIVATE KEY-----", "Bearer ", "password=", "sk-"):
         text = (unit * (SIZE // len(unit) + 1))[:SIZE]
-        started = time.perf_counter()
+        started = time.process_time()
         redact_text(text, limit=SIZE)
-        elapsed = time.perf_counter() - started
+        elapsed = time.process_time() - started
         print(
             json.dumps(
                 {"pattern": "redact_text (whole chokepoint)", "input": f"({unit!r})*", "seconds": elapsed}

@@ -188,3 +188,14 @@ def test_fuzzed_kubeconfigs_load_or_fail_in_one_line(batch: int, tmp_path: Path)
         except Exception as error:  # anything else is a crash a user would see as a traceback
             pytest.fail(f"{type(error).__name__} escaped for:\n{text}\n{error}")
     assert failures > 0  # the mutations do break things: a fuzz run that breaks nothing tests nothing
+
+
+def test_a_cluster_without_a_server_is_one_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "config"
+    path.write_text(VALID.replace("    server: https://127.0.0.1:6443\n", ""), encoding="utf-8")
+    code, _, err = _cli(capsys, "scan", "--kubeconfig", str(path))
+    assert code == 2
+    _one_line_naming(err, str(path))
+    assert "cluster 'lab-cluster' has no server" in err

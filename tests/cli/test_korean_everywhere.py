@@ -82,6 +82,12 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
 
 
 _EVIDENCE = re.compile(r"  \([^()]*=.*\)$", re.MULTILINE)  # a plain finding line ends in (key=value; ...)
+# A plain finding line starts with its verdict and severity as tokens, the same in every language so
+# scripts keep working (`fail  high  check-id ...`); the role a check assumed is an id (`[역할: serving]`).
+_TOKENS = re.compile(
+    r"^(fail|exempted|unknown|pass|not-applicable)  (critical|high|medium|low|info)  ", re.MULTILINE
+)
+_ROLE = re.compile(r"\[역할: [^\]]*\]")
 
 
 def _people_text(text: str) -> str:
@@ -89,6 +95,7 @@ def _people_text(text: str) -> str:
 
     Markdown's escapes (`rdma\\_shared`, `&lt;`) are undone first: a reader sees the plain characters."""
     text = html.unescape(re.sub(r"\\([\\`*_{}\[\]()#+.!|<>-])", r"\1", text))
+    text = _ROLE.sub("", _TOKENS.sub("", text))
     text = _EVIDENCE.sub("", text)
     if "\n출처\n" in text:  # `incidents show`: source titles are the names of publications
         head, _, tail = text.partition("\n출처\n")
@@ -154,6 +161,7 @@ def test_corpus_figures_are_korean_with_ids_beside_labels(capsys: pytest.Capture
     taxonomy = load_knowledge().taxonomy
     ids = {term.id for facet in taxonomy.facets.values() for term in facet.terms}
     ids |= {organization.kind.value for organization in taxonomy.organizations}
+    ids |= {term.id for term in taxonomy.terms("scope")}
     shown = [
         line.rpartition(" · ")[0] if line.rpartition(" · ")[2] in ids else line for line in out.splitlines()
     ]
@@ -187,7 +195,7 @@ def test_errors_are_korean_one_liners(capsys: pytest.CaptureFixture[str], args: 
 
 def test_the_boxed_table_labels_are_korean(capsys: pytest.CaptureFixture[str]) -> None:
     """The terminal table (forced with --format table) carries the same Korean labels as the plain layout."""
-    code, out, _ = _run(capsys, "scan", "--demo", "--format", "table", "--width", "160")
+    code, out, _ = _run(capsys, "scan", "--demo", "--format", "table", "--width", "160", "--all")
     assert code == 1
     for korean in (
         "점검 결과",
@@ -196,11 +204,12 @@ def test_the_boxed_table_labels_are_korean(capsys: pytest.CaptureFixture[str]) -
         "고치는 법:",
         "사례:",
         "읽은 범위:",
-        "요약:",
+        "개: 틈 발견",
+        "발견 사항: 틈",
         "Secret: kubegap은",
     ):
         assert korean in out, korean
-    for english in ("Fix:", "Incident:", "Coverage:", "Summary:", "Checks", "Status", "Note:", "exempted"):
+    for english in ("Fix:", "Incident:", "Coverage:", "Findings:", "Checks", "Status", "Note:", "exempted"):
         assert english not in out, english
 
 
@@ -300,10 +309,14 @@ def test_fleet_scan_with_a_dead_and_a_forbidden_cluster_speaks_korean(
         ]
         path = tmp_path / "fleet"
         path.write_text(yaml.safe_dump(config), encoding="utf-8")
-        code, out, err = _run(capsys, "scan", "--kubeconfig", str(path), "--all-contexts", "--timeout", "3")
-        assert code == 2, err
+        fleet = ("scan", "--kubeconfig", str(path), "--all-contexts", "--timeout", "3")
+        code, out, err = _run(capsys, *fleet, "-f", "table")
+        assert code == 3, err  # a cluster could not be read
         assert "스캔 못 함" in out and "연결 불가" in out and "권한 거부" in out, out
         _assert_korean(out, "fleet scan", frozenset({"emulator", "refused", "dead"}))
+        code, out, err = _run(capsys, *fleet)  # piped: one line per cluster, then one per fail
+        assert code == 3 and "연결 불가" in out and "권한 거부" in out, out
+        _assert_korean(out, "fleet scan (plain)", frozenset({"emulator", "refused", "dead"}))
     finally:
         good.stop()
         refusing.stop()

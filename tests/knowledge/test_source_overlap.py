@@ -18,6 +18,10 @@ from kubegap.knowledge import load_knowledge
 
 FIXTURE = Path(__file__).parent / "fixtures" / "source_phrases.yaml"
 ENTRIES = yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))
+KNOWLEDGE = load_knowledge()
+RETIRED = {entry.id for entry in KNOWLEDGE.retired}
+# Passages of records since taken out of the library stay only to calibrate the measure (KNOWN_COPIES).
+LIVE_ENTRIES = [entry for entry in ENTRIES if entry["incident"] not in RETIRED]
 
 # Sentences the records carried before they were rewritten in our own words (the review's finds plus
 # the two the held-out check found), each with the source passage it tracked.
@@ -63,9 +67,19 @@ def _phrases(incident_id: str) -> list[str]:
     return next(entry["phrases"] for entry in ENTRIES if entry["incident"] == incident_id)
 
 
-@pytest.mark.parametrize("entry", ENTRIES, ids=[f"{entry['split']}:{entry['incident']}" for entry in ENTRIES])
+def test_every_passage_belongs_to_a_live_or_retired_record() -> None:
+    live = {incident.id for incident in KNOWLEDGE.incidents}
+    unknown = [entry["incident"] for entry in ENTRIES if entry["incident"] not in live | RETIRED]
+    assert unknown == []
+    calibration_only = {entry["incident"] for entry in ENTRIES if entry["incident"] in RETIRED}
+    assert calibration_only <= {incident_id for _, incident_id in KNOWN_COPIES}, "drop passages nothing uses"
+
+
+@pytest.mark.parametrize(
+    "entry", LIVE_ENTRIES, ids=[f"{entry['split']}:{entry['incident']}" for entry in LIVE_ENTRIES]
+)
 def test_no_sentence_tracks_its_source(entry: dict) -> None:  # type: ignore[type-arg]
-    incident = load_knowledge().incident(entry["incident"])
+    incident = KNOWLEDGE.incident(entry["incident"])
     assert incident is not None, entry["incident"]
     assert any(source.url == entry["url"] for source in incident.sources)
     too_close = [

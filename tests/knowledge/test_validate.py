@@ -105,6 +105,41 @@ def _no_cause_tag(data: dict) -> None:  # type: ignore[type-arg]
     data["tags"]["cause"] = []
 
 
+def _no_scope(data: dict) -> None:  # type: ignore[type-arg]
+    del data["scope"]
+
+
+def _unknown_scope(data: dict) -> None:  # type: ignore[type-arg]
+    data["scope"] = "ml-product"
+
+
+def _news_filed_as_blog(data: dict) -> None:  # type: ignore[type-arg]
+    data["sources"].append(
+        {
+            "url": "https://www.theverge.com/2025/6/10/x",
+            "title": "T",
+            "publisher": "The Verge",
+            "kind": "blog",
+        }
+    )
+
+
+def _secondary_sources_only(data: dict) -> None:  # type: ignore[type-arg]
+    data["sources"] = [source for source in data["sources"] if source["kind"] == "aggregator"]
+
+
+def _needless_no_primary_note(data: dict) -> None:  # type: ignore[type-arg]
+    data["no_primary_source"] = {"ko": "1차 출처가 없다.", "en": "No primary source exists."}
+
+
+def _banned_korean_term(data: dict) -> None:  # type: ignore[type-arg]
+    data["sections"]["symptom"]["ko"] = "노드 상태 검사를 통과했지만 GPU를 쓸 수 없었다."
+
+
+def _merged_facet_value(data: dict) -> None:  # type: ignore[type-arg]
+    data["tags"]["component"] = ["host-os", "etcd"]
+
+
 @pytest.mark.parametrize(
     ("change", "field", "message"),
     [
@@ -118,6 +153,13 @@ def _no_cause_tag(data: dict) -> None:  # type: ignore[type-arg]
         (_blank_korean_title, "title.ko", "must not be blank"),
         (_bad_basis, "sections.cause.basis", "'stated' or 'inferred'"),
         (_no_cause_tag, "tags.cause", "needs a cause tag"),
+        (_no_scope, "scope", "required field is missing"),
+        (_unknown_scope, "scope", "'ai-infra' or 'platform'"),
+        (_news_filed_as_blog, "sources.2.kind", "theverge.com is listed in secondary-sources.yaml as news"),
+        (_secondary_sources_only, "sources", "every source is secondary"),
+        (_needless_no_primary_note, "no_primary_source", "sources.0 is a primary source (status-page)"),
+        (_banned_korean_term, "sections.symptom.ko", "write '점검', not '검사를'"),
+        (_merged_facet_value, "tags.component", "'etcd' was merged into 'kubernetes-control-plane'"),
     ],
 )
 def test_each_rule_names_file_line_and_field(root: Path, change, field: str, message: str) -> None:  # type: ignore[no-untyped-def]
@@ -378,8 +420,13 @@ def test_renamed_bundled_incidents_answer_to_their_old_ids() -> None:
     for old, new in [
         (
             "bigscience-2021-tr8b-104b-divergence-silent-flag",
-            "bigscience-2022-01-tr8b-104b-divergence-silent-flag",
+            "bigscience-2022-01-tr8b-104b-resume-path-dropped-optimizer-state",
         ),
+        (
+            "bigscience-2022-01-tr8b-104b-divergence-silent-flag",
+            "bigscience-2022-01-tr8b-104b-resume-path-dropped-optimizer-state",
+        ),
+        ("github-copilot-2024-07-partner-cleanup-job", "azure-openai-2024-07-cleanup-deleted-resources"),
         (
             "nvidia-ctk-2023-daemon-reload-containers-lose-gpus",
             "nvidia-ctk-2022-06-daemon-reload-containers-lose-gpus",
@@ -408,3 +455,107 @@ def test_source_access_dates_are_possible(root: Path) -> None:
     assert [p.message.split(" (")[0] for p in problems if p.path == future] == [
         "accessed 2999-01-01 is after today"
     ]
+
+
+def test_a_secondary_only_record_passes_when_it_says_why(root: Path) -> None:
+    def change(data: dict) -> None:  # type: ignore[type-arg]
+        _secondary_sources_only(data)
+        data["no_primary_source"] = {
+            "ko": "운영자의 보고서를 찾지 못했다.",
+            "en": "The operator's report could not be found.",
+        }
+
+    path = _add_incident(root, "noted-2024-03-case", change)
+    assert [p for p in load_knowledge(root).problems if p.path == path] == []
+
+
+def test_the_site_list_is_data_and_a_root_may_bring_its_own(root: Path) -> None:
+    (root / "secondary-sources.yaml").write_text(
+        "sites:\n  - {host: status.openai.com, kind: mirror}\n  - {host: example.org, kind: gossip}\n",
+        encoding="utf-8",
+    )
+    problems = load_knowledge(root).problems
+    listed = [p for p in problems if p.path.name == "secondary-sources.yaml"]
+    assert [(p.line, p.field) for p in listed] == [(3, "sites.1.kind")]
+    # The broken list is reported; the incident is not judged against half a list.
+    assert [p for p in problems if p.path.name != "secondary-sources.yaml"] == []
+    (root / "secondary-sources.yaml").write_text(
+        "sites:\n  - {host: status.openai.com, kind: mirror}\n", encoding="utf-8"
+    )
+    [problem] = load_knowledge(root).problems
+    assert problem.field == "sources.0.kind" and "status.openai.com" in problem.message
+
+
+def test_terminology_problems_name_the_line_of_the_text(root: Path) -> None:
+    path = _add_incident(root, "worded-2024-03-case", _banned_korean_term)
+    [problem] = [p for p in load_knowledge(root).problems if p.path == path]
+    assert "검사를" in path.read_text(encoding="utf-8").splitlines()[problem.line - 1]
+
+
+def test_a_retired_id_is_never_reused(root: Path) -> None:
+    retired = root / "retired.yaml"
+    retired.write_text(
+        "retired:\n"
+        "  - id: gone-2024-01-case\n"
+        "    reason: rate-limit-policy\n"
+        "  - id: good-2025-01-example\n"  # line 4: still a live record
+        "    reason: thin-application-note\n"
+        "  - id: gone-2024-01-case\n"  # line 6: listed twice
+        "    reason: training-numerics\n",
+        encoding="utf-8",
+    )
+    loaded = load_knowledge(root)
+    found = {(p.line, p.field, p.message) for p in loaded.problems}
+    assert found == {
+        (
+            4,
+            "retired.1.id",
+            "'good-2025-01-example' is in use (good-2025-01-example.yaml); a retired id is never reused",
+        ),
+        (6, "retired.2.id", "'gone-2024-01-case' is listed twice"),
+    }
+    assert {entry.id for entry in loaded.retired} == {"gone-2024-01-case", "good-2025-01-example"}
+
+
+def test_a_former_facet_value_resolves_but_cannot_also_be_current(root: Path) -> None:
+    loaded = load_knowledge(root)
+    term = loaded.taxonomy.term("component", "etcd")
+    assert term is not None and term.id == "kubernetes-control-plane"
+    assert loaded.taxonomy.current_id("component", "etcd") == "kubernetes-control-plane"
+    path = root / "taxonomy" / "component.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["terms"][0]["former_ids"] = ["gpu"]
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    messages = [p.message for p in load_knowledge(root).problems]
+    assert "'gpu' is a current term, not a former one" in messages
+
+
+def test_one_event_told_by_two_organisations_of_one_group_is_a_duplicate(root: Path) -> None:
+    def github_side(data: dict) -> None:  # type: ignore[type-arg]
+        data.update(organization="github", date="2025-06-10")
+
+    def azure_side(data: dict) -> None:  # type: ignore[type-arg]
+        data.update(organization="azure", date="2025-06-10")
+        data["tags"]["cause"] = ["dependency-failure"]  # no shared cause: across organisations it need not be
+
+    _add_incident(root, "github-2025-06-side", github_side)
+    _add_incident(root, "azure-2025-06-side", azure_side)
+    [problem] = [p for p in load_knowledge(root).problems if p.message.startswith("looks like a duplicate")]
+    assert problem.path.stem == "github-2025-06-side"
+    assert "'azure-2025-06-side' (organizations of one group, same date" in problem.message
+
+
+def test_check_citations_are_cross_checked_on_request(root: Path) -> None:
+    """The bundled checks cite bundled incidents: against the one-incident fixture they cite nothing live."""
+    runner = CliRunner()
+    result = runner.invoke(cli, ["knowledge", "validate", "--root", str(root), "--check-citations"])
+    assert result.exit_code == 1
+    lines = [line for line in result.output.splitlines() if "checker/checks/" in line]
+    assert lines and all(": incidents: check " in line for line in lines)
+    assert any("has no incident left in the library" in line for line in lines)
+    assert runner.invoke(cli, ["knowledge", "validate", "--root", str(root)]).exit_code == 0
+
+
+def test_bundled_validation_includes_the_checks_citations() -> None:
+    result = CliRunner().invoke(cli, ["knowledge", "validate"])
+    assert result.exit_code == 0, result.output

@@ -60,6 +60,7 @@ def test_list_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
         "summary",
         "organization",
         "organization_name",
+        "scope",
         "tags",
         "score",
         "matched_signatures",
@@ -269,3 +270,15 @@ def test_facets_include_the_organisations(capsys: pytest.CaptureFixture[str]) ->
         "selected": False,
         "parent": "delta-compute",
     }
+
+
+def test_list_by_scope(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "incidents", "list", "--scope", "platform", "--json", "--lang", "en")
+    assert code == 0
+    data = json.loads(out)
+    assert [hit["id"] for hit in data["hits"]] == [CHARLIE]
+    assert data["query"]["filters"]["scope"] == ["platform"] and data["hits"][0]["scope"] == "platform"
+    code, out, _ = run(capsys, "incidents", "list", "--scope", "ai-infra", "--json", "--lang", "en")
+    assert CHARLIE not in [hit["id"] for hit in json.loads(out)["hits"]]
+    code, _, err = run(capsys, "incidents", "list", "--scope", "ml-product")
+    assert code == 2 and "ml-product" in err

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,26 @@ def no_cluster(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     monkeypatch.delenv("KUBECONFIG", raising=False)
     monkeypatch.delenv("KUBERNETES_SERVICE_HOST", raising=False)
     return home
+
+
+@pytest.fixture(autouse=True)
+def _plain_server_start() -> Iterator[None]:
+    """Every test starts as `kubegap mcp` without --kubeconfig, whatever a test before it allowed."""
+    from kubegap.agents import mcp_kubeconfigs
+
+    mcp_kubeconfigs.allow([])
+    yield
+    mcp_kubeconfigs.allow([])
+
+
+@pytest.fixture
+def allow_kubeconfig() -> Callable[[Path], Path]:
+    """`kubegap mcp --kubeconfig PATH` for the in-process server: tool calls may then name PATH
+    (returned resolved, as the server reports it)."""
+    from kubegap.agents import mcp_kubeconfigs
+
+    def allow(path: Path) -> Path:
+        mcp_kubeconfigs.allow([*mcp_kubeconfigs.allowed(), str(path)])
+        return Path(os.path.realpath(path))
+
+    return allow

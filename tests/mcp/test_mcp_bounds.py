@@ -9,6 +9,7 @@ without editing this file (and an argument without a bound fails `test_every_arg
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -235,11 +236,13 @@ async def test_errors_are_cut_to_one_line_within_the_cap(client: Any) -> None:
     _one_sentence(text)
 
 
-async def test_a_slow_live_scan_does_not_block_other_calls(client: Any, tmp_path: Path) -> None:
+async def test_a_slow_live_scan_does_not_block_other_calls(
+    client: Any, tmp_path: Path, allow_kubeconfig: Callable[[Path], Path]
+) -> None:
     objects = [gpu_node("n1"), pod("p1", "default", node="n1")]
     with KubeEmulator(objects) as emulator:
         emulator.inject(Fault(r"/api/v1/nodes", delay=3.0))
-        kubeconfig = emulator.write_kubeconfig(tmp_path / "kubeconfig")
+        kubeconfig = allow_kubeconfig(emulator.write_kubeconfig(tmp_path / "kubeconfig"))
         finished: list[str] = []
 
         async def scan() -> None:

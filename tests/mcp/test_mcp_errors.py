@@ -33,7 +33,7 @@ def _one_sentence(text: str) -> None:
         (
             "scan_cluster",
             {"kubeconfig": "/no/such/kubeconfig"},
-            "kubeconfig /no/such/kubeconfig: the file does not exist",
+            "kubeconfig '/no/such/kubeconfig' refused: a tool call may not choose a kubeconfig",
         ),
     ],
 )
@@ -87,3 +87,23 @@ async def test_unknown_resource_is_a_not_found_protocol_error(client: Any) -> No
         await client.read_resource("kubegap://incidents/nothing-here")
     with pytest.raises(MCPError, match="unknown check 'nothing-here'"):
         await client.read_resource("kubegap://checks/nothing-here")
+
+
+async def test_an_unexpected_failure_is_one_line_in_the_log_and_quotes_nothing(
+    client: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bug's message may quote what it choked on (a header, a token): the host's stderr gets one
+    redacted line with the exception type and where it was raised, never the traceback."""
+    secret = "Bearer kgUnexpected0123456789abcdefSECRET"
+
+    def broken(*_: object) -> None:
+        raise ValueError(f"Invalid header value {secret!r}")
+
+    monkeypatch.setattr("kubegap.agents.mcp_checks.list_checks", broken)
+    text = error_text(await client.call_tool("list_checks", {}))
+    assert "ValueError" in text and "kgUnexpected" not in text
+    logged = [record for record in caplog.records if record.name == "kubegap.mcp"]
+    assert len(logged) == 1 and logged[0].exc_info is None
+    line = logged[0].getMessage()
+    assert "\n" not in line and "kgUnexpected" not in line and "test_mcp_errors.py" in line, line
+    assert "Traceback" not in caplog.text and "kgUnexpected" not in caplog.text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +25,12 @@ pytestmark = pytest.mark.anyio
     ids=["malformed-yaml", "no-context", "context-without-cluster"],
 )
 @pytest.mark.usefixtures("no_cluster")
-async def test_scan_cluster_says_what_the_cli_says(client: Any, tmp_path: Path, text: str) -> None:
+async def test_scan_cluster_says_what_the_cli_says(
+    client: Any, tmp_path: Path, text: str, allow_kubeconfig: Callable[[Path], Path]
+) -> None:
     path = tmp_path / "kubeconfig"
     path.write_text(text, encoding="utf-8")
+    allow_kubeconfig(path)
     with pytest.raises(KubeconfigError) as raised:
         ReadOnlyClient.from_kubeconfig(str(path))
     # the same sentence; only the CLI's hint (`kubegap scan --demo`) becomes the agent's hint

@@ -7,7 +7,7 @@ even though the emulated cluster holds a Secret.
 from __future__ import annotations
 
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -63,8 +63,11 @@ def emulator() -> Iterator[KubeEmulator]:
 
 
 @pytest.fixture
-def kubeconfig(emulator: KubeEmulator, tmp_path: Path) -> Path:
-    return emulator.write_kubeconfig(tmp_path / "kubeconfig", context="gpu-prod", token=TOKEN)
+def kubeconfig(emulator: KubeEmulator, tmp_path: Path, allow_kubeconfig: Callable[[Path], Path]) -> Path:
+    """A kubeconfig the server was started with (`kubegap mcp --kubeconfig PATH`), so calls may name it."""
+    return allow_kubeconfig(
+        emulator.write_kubeconfig(tmp_path / "kubeconfig", context="gpu-prod", token=TOKEN)
+    )
 
 
 async def test_scan_cluster_reads_only_and_names_kubeconfig_and_context(
@@ -87,8 +90,9 @@ async def test_scan_cluster_reads_only_and_names_kubeconfig_and_context(
 
 
 async def test_kubeconfig_comes_from_the_environment_then_home(
-    client: Any, emulator: KubeEmulator, kubeconfig: Path, no_cluster: Path, monkeypatch: pytest.MonkeyPatch
+    client: Any, emulator: KubeEmulator, tmp_path: Path, no_cluster: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    kubeconfig = emulator.write_kubeconfig(tmp_path / "kubeconfig", context="gpu-prod", token=TOKEN)
     monkeypatch.setenv("KUBECONFIG", str(kubeconfig))
     from_env = (await client.call_tool("scan_cluster", {"checks": ["gpu-health-agent"]})).structured_content
     assert from_env["kubeconfig"] == str(kubeconfig)
@@ -153,7 +157,9 @@ async def test_a_forbidden_optional_kind_is_listed_and_counted_with_the_rbac_fix
     } == {"pass"}
 
 
-async def test_unreachable_cluster_is_one_tool_error(client: Any, tmp_path: Path) -> None:
+async def test_unreachable_cluster_is_one_tool_error(
+    client: Any, tmp_path: Path, allow_kubeconfig: Callable[[Path], Path]
+) -> None:
     with socket.socket() as probe:  # a port where nothing listens: connections are refused at once
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -170,14 +176,17 @@ async def test_unreachable_cluster_is_one_tool_error(client: Any, tmp_path: Path
             }
         )
     )
+    allow_kubeconfig(config)
     text = error_text(await client.call_tool("scan_cluster", {"kubeconfig": str(config)}))
     assert "cannot reach the Kubernetes API" in text and "Traceback" not in text
 
 
 async def test_rejected_credentials_are_one_tool_error(
-    client: Any, emulator: KubeEmulator, tmp_path: Path
+    client: Any, emulator: KubeEmulator, tmp_path: Path, allow_kubeconfig: Callable[[Path], Path]
 ) -> None:
-    wrong = emulator.write_kubeconfig(tmp_path / "wrong", context="gpu-prod", token="not-the-token")
+    wrong = allow_kubeconfig(
+        emulator.write_kubeconfig(tmp_path / "wrong", context="gpu-prod", token="not-the-token")
+    )
     text = error_text(await client.call_tool("scan_cluster", {"kubeconfig": str(wrong)}))
     assert "401" in text and "check the credentials of context gpu-prod" in text
     assert "not-the-token" not in text

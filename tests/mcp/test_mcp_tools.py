@@ -148,6 +148,19 @@ async def test_search_incidents_pages_and_facets(client: Any) -> None:
     assert second["page"] == 2 and second["incidents"][0]["id"] != found["incidents"][0]["id"]
 
 
+async def test_search_incidents_by_scope(client: Any) -> None:
+    everything = (await client.call_tool("search_incidents", {"lang": "en"})).structured_content
+    platform = (await client.call_tool("search_incidents", {"scope": ["platform"]})).structured_content
+    ai = (await client.call_tool("search_incidents", {"scope": ["ai-infra"]})).structured_content
+    assert (
+        0 < platform["total"] < everything["total"] and platform["total"] + ai["total"] == everything["total"]
+    )
+    assert platform["filters"] == {"scope": ["platform"]}
+    assert {hit["scope"] for hit in platform["incidents"]} == {"platform"}
+    counts = {value["term"]: value["count"] for value in everything["facets"]["scope"]}
+    assert counts == {"ai-infra": ai["total"], "platform": platform["total"]}
+
+
 async def test_search_incidents_in_korean_and_unknown_filters(client: Any) -> None:
     result = await client.call_tool(
         "search_incidents", {"query": "NCCL", "lang": "ko", "symptom": ["no-such-symptom"]}

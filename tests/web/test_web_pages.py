@@ -378,3 +378,15 @@ def test_landmarks_skip_link_and_heading_order(client: TestClient) -> None:
             url,
             levels,
         )
+
+
+def test_scope_is_a_facet_with_counts_and_a_filter(client: TestClient) -> None:
+    """The list can be narrowed to AI-infrastructure or platform cases (docs/knowledge.md), like any facet."""
+    everything = _json(client, "/en/incidents.json")
+    assert ("scope", "Scope") in [(group["key"], group["title"]) for group in everything["facet_groups"]]
+    counts = {value["id"]: value["count"] for value in everything["facets"]["scope"]}
+    assert counts == {"ai-infra": everything["total"] - 2, "platform": 2}
+    narrowed = _json(client, "/en/incidents.json?scope=platform")
+    assert narrowed["total"] == 2 and narrowed["filters"] == {"scope": ["platform"]}
+    korean = _html(client, "/ko/incidents?scope=ai-infra&tab=scope")
+    assert "범위" in korean and "AI 인프라" in korean and 'data-facet="scope"' in korean

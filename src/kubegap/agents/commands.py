@@ -10,8 +10,22 @@ from kubegap.cli_support import lang_option
 
 
 @click.command()
-def mcp() -> None:
-    """Run the read-only MCP server on stdio (for Claude Code, Codex and other MCP hosts)."""
+@click.option(
+    "--kubeconfig",
+    "kubeconfigs",
+    multiple=True,
+    help="A kubeconfig tool calls may use, instead of $KUBECONFIG or ~/.kube/config (repeatable; the "
+    "first is the default). Without it, a tool call can name no other kubeconfig (see SECURITY.md).",
+)
+def mcp(kubeconfigs: tuple[str, ...]) -> None:
+    """Run the read-only MCP server on stdio (for Claude Code, Codex and other MCP hosts).
+
+    A tool call never chooses a kubeconfig file: the server reads the user's own ($KUBECONFIG, else
+    ~/.kube/config) or those given with --kubeconfig. SECURITY.md says what a tool call may read and run.
+    """
+    from kubegap.agents import mcp_kubeconfigs
+
+    mcp_kubeconfigs.allow(kubeconfigs)  # checked before the server starts: a bad path is one line, exit 2
     from kubegap.agents.mcp_server import serve_stdio
 
     serve_stdio()

@@ -12,6 +12,7 @@ import functools
 import importlib
 import logging
 import threading
+import traceback
 from collections.abc import Callable
 from typing import Annotated, Literal, ParamSpec, TypeVar
 
@@ -24,6 +25,7 @@ from kubegap import __version__
 from kubegap.agents import mcp_arguments
 from kubegap.agents.mcp_arguments import BoundedToolsMiddleware
 from kubegap.agents.mcp_redaction import RedactingMiddleware
+from kubegap.agents.mcp_warmup import WarmUpMiddleware
 from kubegap.errors import KubegapError
 
 logger = logging.getLogger("kubegap.mcp")
@@ -33,7 +35,8 @@ kubegap finds the gaps in a Kubernetes GPU/AI cluster that let known public AI-i
 happen (GPU health monitoring, NCCL hangs, fleet-wide upgrades, API-server overload, DNS), and \
 searches a bilingual (Korean/English) library of those public incident reports.
 It never writes to a cluster: it only sends GET requests, never reads Secrets, and redacts \
-secret-looking values from every result.
+secret-looking values from every result. scan_cluster reads only the user's own kubeconfig (or the \
+files the server was started with): leave its kubeconfig argument out and choose a context.
 Start with scan_cluster for the current kubeconfig context (or scan_files for snapshot or manifest \
 files); read the summary, then explain_check and get_findings for the checks that failed. For a \
 pasted error line use find_incidents_by_error, and explain_error for what an error code or message \
@@ -65,13 +68,28 @@ FacetFilter = Annotated[
     list[Identifier] | None, Field(max_length=20, description="term ids; several are OR-ed")
 ]
 
+
+def _warm_up() -> None:
+    """What the first tool calls would do: the tools' imports and argument models, the library index and
+    a first search."""
+    ensure_backends()
+    mcp_arguments.prepare()
+    from kubegap.agents.mcp_library import search_incidents
+    from kubegap.agents.mcp_redaction import redact_wire
+
+    # One search down the tool's whole path (library, result model, links, redaction): what is
+    # imported or built on first use is then ready for the host's first call.
+    found = search_incidents("GPU memory", {}, "en", 1)
+    redact_wire(found.model_dump(by_alias=True, mode="json", exclude_none=True))
+
+
 server: MCPServer = MCPServer(
     "kubegap",
     title="kubegap",
     version=__version__,
     instructions=INSTRUCTIONS,
     log_level="WARNING",
-    middleware=[RedactingMiddleware(), BoundedToolsMiddleware()],
+    middleware=[RedactingMiddleware(), BoundedToolsMiddleware(), WarmUpMiddleware(_warm_up)],
 )
 
 _Params = ParamSpec("_Params")
@@ -111,7 +129,11 @@ def ensure_backends() -> None:
 
 
 def _one_sentence_errors(function: Callable[_Params, _Result]) -> Callable[_Params, _Result]:
-    """KubegapError -> ToolError(one line); anything unexpected -> a short ToolError, traceback to stderr."""
+    """KubegapError -> ToolError(one line); anything unexpected -> a short ToolError and one log line.
+
+    The log line names the exception type and where it was raised, redacted, never its traceback: the
+    message of an unexpected exception may quote what it choked on (an HTTP header with a token).
+    """
 
     @functools.wraps(function)
     def wrapper(*args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
@@ -123,12 +145,23 @@ def _one_sentence_errors(function: Callable[_Params, _Result]) -> Callable[_Para
         except KubegapError as error:
             raise ToolError(error.one_line()) from None
         except Exception as error:
-            logger.exception("tool %s failed", function.__name__)
+            logger.error("tool %s failed: %s", function.__name__, _where(error))
             raise ToolError(
                 f"kubegap failed unexpectedly ({type(error).__name__}); the server's stderr log has details"
             ) from None
 
     return wrapper
+
+
+def _where(error: BaseException) -> str:
+    """'ValueError at kubegap/checker/live/client.py:312 in _send_get: <redacted first line>'."""
+    from kubegap.redaction import redact_text
+
+    frames = traceback.extract_tb(error.__traceback__)
+    inner = frames[-1] if frames else None
+    place = f" at {'/'.join(inner.filename.split('/')[-3:])}:{inner.lineno} in {inner.name}" if inner else ""
+    said = redact_text(" ".join(str(error).split()), limit=200)
+    return f"{type(error).__name__}{place}" + (f": {said}" if said else "")
 
 
 def tool(

@@ -59,6 +59,12 @@ def check_arguments(tool: str, arguments: Any) -> str | None:
     return None
 
 
+def prepare() -> None:
+    """Build every registered tool's argument model now (the warm-up does, so no call pays for it)."""
+    for tool in list(_registered):
+        _metadata(tool)
+
+
 def _metadata(tool: str) -> FuncMetadata | None:
     function = _registered.get(tool)
     if function is None:

@@ -46,8 +46,13 @@ def library() -> Library:
     with _library_lock:
         if _library is None or _library.is_stale():
             from kubegap.library.library import Library
+            from kubegap.library.query import SearchQuery
 
-            _library = Library.open()
+            opened = Library.open()
+            # One search under the lock: its lazy imports (numpy, the stemmer) happen here, once,
+            # not in two tool threads at a time, and not in the caller's first real search.
+            opened.search(SearchQuery(text="GPU memory", per_page=1))
+            _library = opened
         return _library
 
 
@@ -105,6 +110,7 @@ def search_incidents(
             date=hit.incident.date.isoformat(),
             organization=opened.taxonomy.organization_name(hit.incident.organization, chosen),
             organization_id=hit.incident.organization,
+            scope=hit.incident.scope.value,
             summary=_short(hit.incident.summary.get(chosen)),
             causes=[opened.term_label("cause", term, chosen) for term in hit.incident.tags.cause],
             matched_error_signatures=list(hit.matched_signatures),

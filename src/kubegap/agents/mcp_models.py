@@ -178,6 +178,7 @@ class IncidentBrief(_Out):
     date: str
     organization: str
     organization_id: str = Field(description="usable as an organization filter value")
+    scope: str = Field(description="ai-infra or platform, usable as a scope filter value")
     summary: str
     causes: list[str]
     matched_error_signatures: list[str] = Field(

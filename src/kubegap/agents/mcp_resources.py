@@ -66,8 +66,9 @@ def cluster_gap_review(context: str = "", namespace: str = "") -> str:
     )
     return (
         f"Review {target}{scope} with kubegap, which only reads (GET requests, never Secrets).\n"
-        f"1. Call scan_cluster({arguments}). If it says no kubeconfig was found, ask me which kubeconfig "
-        "or context to use, or offer scan_files on a snapshot or manifests folder.\n"
+        f"1. Call scan_cluster({arguments}) without a kubeconfig path (it reads my own kubeconfig). If it "
+        "says no kubeconfig was found, ask me which context to use, or offer scan_files on a snapshot or "
+        "manifests folder.\n"
         "2. Summarise the counts, the kubeconfig and context used, and any kinds that could not be read "
         "(say which permission is missing; never call an unknown a pass).\n"
         "3. For each failed check, worst first, call explain_check and get_findings, then tell me what "

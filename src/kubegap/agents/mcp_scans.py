@@ -11,7 +11,6 @@ import itertools
 import re
 import threading
 from collections import OrderedDict
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kubegap.agents.mcp_models import CheckOutcome, CoverageProblem, FindingsPage, FindingView, ScanSummary
@@ -214,7 +213,7 @@ def findings_page(
 
 
 def finding_view(finding: Finding) -> FindingView:
-    from kubegap.checker.reports._common import evidence_text
+    from kubegap.checker.reports._common import evidence_text, object_text
     from kubegap.checker.scan_report import count_key
 
     ref = finding.object
@@ -222,7 +221,7 @@ def finding_view(finding: Finding) -> FindingView:
         check_id=finding.check_id,
         status=count_key(finding),
         severity=finding.severity.value,
-        object=ref.display(),
+        object=object_text(ref),  # each part redacted on its own, as every report does
         message=_short(finding.message, MESSAGE_CHARS),
         evidence=evidence_text(finding, limit=EVIDENCE_CHARS),
         reason=finding.reason,
@@ -253,8 +252,8 @@ _CLI_HINT = re.compile(r"; try `kubegap scan --demo`.*$")
 def agent_hint(message: str) -> str:
     """A cluster error's CLI hint (`kubegap scan --demo`) replaced by what an agent can do instead."""
     return _CLI_HINT.sub(
-        "; pass kubeconfig as an absolute path (Codex forwards KUBECONFIG only with env_vars), "
-        "or use scan_files on manifests or a snapshot.",
+        "; the user can set KUBECONFIG for the server (Codex forwards it only with env_vars) or start it "
+        "with `kubegap mcp --kubeconfig PATH`, or use scan_files on manifests or a snapshot.",
         message,
     )
 
@@ -262,12 +261,13 @@ def agent_hint(message: str) -> str:
 def live_options(
     kubeconfig: str | None, context: str | None, scan_timeout: float | None = None
 ) -> dict[str, Any]:
-    """Explicit kubeconfig paths must exist; '~' works; None means KUBECONFIG, then ~/.kube/config."""
+    """The live target of a call: a kubeconfig the server may use (see mcp_kubeconfigs), or None for
+    kubectl's own choice ($KUBECONFIG, then ~/.kube/config, then the pod's service account)."""
+    from kubegap.agents.mcp_kubeconfigs import choose
     from kubegap.checker.live.limits import LiveLimits
 
-    chosen = (kubeconfig or "").strip()
     return {
-        "kubeconfig": str(Path(chosen).expanduser()) if chosen else None,
+        "kubeconfig": choose(kubeconfig),
         "context": (context or None),
         # Without scan_timeout the budget is sized to the cluster but ends before a host's usual
         # 300 s tool timeout, so the agent gets the partial answer rather than a timeout.

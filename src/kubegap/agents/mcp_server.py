@@ -55,11 +55,17 @@ __all__ = ["serve_stdio", "server"]
 @tool("Scan the live cluster (read-only)", READS_CLUSTER)
 def scan_cluster(
     context: Annotated[
-        str | None, Field(max_length=253, description="kubeconfig context; default the current one")
+        str | None,
+        Field(max_length=253, description="a context of the kubeconfig in use; default its current-context"),
     ] = None,
     kubeconfig: Annotated[
         str | None,
-        Field(max_length=PATH_CHARS, description="kubeconfig file; default $KUBECONFIG, then ~/.kube/config"),
+        Field(
+            max_length=PATH_CHARS,
+            description="usually leave out: the user's own kubeconfig is used. Only a file the server "
+            "already reads is accepted (one started with `kubegap mcp --kubeconfig PATH`); any other path "
+            "is refused",
+        ),
     ] = None,
     namespaces: Annotated[
         list[Annotated[str, Field(max_length=63)]] | None,
@@ -78,9 +84,13 @@ def scan_cluster(
     ] = None,
 ) -> ScanSummary:
     """Scan the live Kubernetes cluster of a kubeconfig context for gaps behind public AI-infrastructure
-    incidents. Read-only: GET/LIST requests only, never Secrets. Returns a summary (counts by status and
-    severity, unreadable kinds, the worst findings, the kubeconfig file and context used) and a scan_id
-    for get_findings."""
+    incidents. Read-only: GET/LIST requests only, never Secrets. Reads only the user's own kubeconfig
+    ($KUBECONFIG, else ~/.kube/config, else the pod's service account) or the files the server was
+    started with (`kubegap mcp --kubeconfig PATH`), never a kubeconfig path a call invents; a
+    credential plugin (exec) in those files runs as kubectl runs it, with no input and within the scan's
+    time budget, and credentials go only to the API server of the chosen context. Returns a summary
+    (counts by status and severity, unreadable kinds, the worst findings, the kubeconfig file and
+    context used) and a scan_id for get_findings."""
     from kubegap.agents import mcp_scans
     from kubegap.checker.scanning import LiveTarget, ScanRequest, run_scan
 
@@ -112,7 +122,10 @@ def scan_files(
     lang: Lang = "en",
 ) -> ScanSummary:
     """Scan Kubernetes manifest files (Helm or kustomize output, plain YAML) or a cluster snapshot for the
-    same gaps as scan_cluster, without any cluster access. Returns the same summary and scan_id."""
+    same gaps as scan_cluster, without any cluster access. Reads only the files and folders named (real
+    paths, symlinks resolved); refuses the filesystem root, the home folder or above it, system folders
+    (/proc, /sys, /dev, /etc, ...) and credential folders (~/.kube, ~/.ssh, ~/.aws, ...); runs nothing.
+    Returns the same summary and scan_id."""
     from kubegap.agents import mcp_paths, mcp_scans
     from kubegap.checker.scanning import ScanRequest, run_scan
 
@@ -151,7 +164,8 @@ def get_findings(
     lang: Lang = "en",
 ) -> FindingsPage:
     """The findings of a recent scan (kept in memory, the last 8 scans), optionally of one check and one
-    status, a page at a time, worst first: object, message, evidence and the check's remediation."""
+    status, a page at a time, worst first: object, message, evidence and the check's remediation. Reads
+    only those kept scans: no file, no cluster."""
     from kubegap.agents import mcp_scans
 
     report = mcp_scans.scans.get(scan_id.strip())
@@ -173,7 +187,7 @@ def list_checks(
     lang: Lang = "en",
 ) -> CheckList:
     """Every check kubegap runs: id, title, severity, area, whether it works on manifest files, and how
-    many public incidents it cites."""
+    many public incidents it cites. Reads only kubegap's built-in checks."""
     from kubegap.agents.mcp_checks import list_checks as listed
 
     return listed(area, lang)
@@ -185,7 +199,7 @@ def explain_check(
     lang: Lang = "en",
 ) -> CheckExplanation:
     """Why a check matters, how it decides, how to fix a failure, which Kubernetes kinds it reads, and the
-    public incidents it guards against (with links)."""
+    public incidents it guards against (with links). Reads only kubegap's built-in checks and library."""
     from kubegap.agents.mcp_checks import explain_check as explained
 
     return explained(check_id, lang)
@@ -210,6 +224,14 @@ def search_incidents(
             description="organisation ids or names, OR-ed; a parent includes its parts (microsoft: GitHub)",
         ),
     ] = None,
+    scope: Annotated[
+        list[Literal["ai-infra", "platform"]] | None,
+        Field(
+            max_length=2,
+            description="ai-infra: failures of the infrastructure that trains or serves models; platform: "
+            "Kubernetes and cloud incidents outside AI workloads; omit for both",
+        ),
+    ] = None,
     since: Annotated[
         str | None,
         Field(
@@ -228,9 +250,10 @@ def search_incidents(
     page: Annotated[int, Field(ge=1, le=100_000, description="result page, 10 incidents each")] = 1,
 ) -> IncidentSearch:
     """Search the library of public incident reports (GPU faults, NCCL hangs, InfiniBand, Kubernetes
-    control plane, inference serving) by words, facet filters, organisation and date range. Returns one
-    page of short cases plus the most frequent facet values among all matches (term ids usable as
-    filters, organisation ids included)."""
+    control plane, inference serving) by words, facet filters, organisation, scope and date range.
+    Returns one page of short cases plus the most frequent facet values among all matches (term ids
+    usable as filters, organisation ids included). Reads only kubegap's bundled library: no file of
+    yours, no network."""
     from kubegap.agents.mcp_library import search_incidents as searched
 
     filters = {
@@ -239,6 +262,7 @@ def search_incidents(
         "symptom": symptom or [],
         "contributing-factor": contributing_factor or [],
         "organization": organization or [],
+        "scope": [str(value) for value in scope or []],
     }
     return searched(query, filters, lang, page, since=since, until=until)
 
@@ -251,7 +275,8 @@ def get_incident(
     lang: Lang = "en",
 ) -> IncidentDetail:
     """One public incident in full: symptom, trigger, cause, contributing factors, detection, actions,
-    follow-ups and lessons, tags, sources, the kubegap checks that guard against it, and similar cases."""
+    follow-ups and lessons, tags, sources, the kubegap checks that guard against it, and similar cases.
+    Reads only kubegap's bundled library."""
     from kubegap.agents.mcp_library import incident_detail
 
     return incident_detail(incident_id, lang)
@@ -269,7 +294,8 @@ def find_incidents_by_error(
     lang: Lang = "en",
 ) -> IncidentSearch:
     """Find public incidents whose quoted error messages occur in a pasted log or error text (exact
-    signatures first, then word matches). Use get_incident on the best match."""
+    signatures first, then word matches). Use get_incident on the best match. Reads only the text given
+    and kubegap's bundled library."""
     from kubegap.agents.mcp_library import find_by_error
 
     if not error_text.strip():
@@ -291,7 +317,7 @@ def explain_error(
     """What an error means and the usual action, from kubegap's catalog of GPU, NCCL, CUDA/NVML,
     InfiniBand, Kubernetes and etcd errors (sourced from NVIDIA, PyTorch, etcd and Kubernetes
     documentation), with the public incidents and fleet-study rows that involve it and the kubegap
-    checks that guard against it."""
+    checks that guard against it. Reads only the text given and kubegap's bundled catalog."""
     from kubegap.agents.mcp_library import explain_error as explained
 
     if not error.strip():
@@ -304,9 +330,10 @@ def serve_stdio() -> None:
     logs to stderr (warnings and worse), live scans run without a progress bar, and while serving the
     SDK points file descriptor 1 at stderr so even a stray print cannot corrupt the protocol.
 
-    Nothing is preloaded: the library index opens on the first library tool call (about 0.1 s), and
-    the Korean analyser (Kiwi, about a second, holding the interpreter while it loads) only when a
-    query has a Korean word that neither the corpus nor the per-user word cache knows (see
-    library/word_cache.py). A background warm-up was measured and made `initialize` slower (its
-    imports compete with the SDK's) for no gain on the first search."""
+    Nothing is preloaded before `initialize` is answered: a warm-up at import was measured and made
+    `initialize` slower (its imports compete with the SDK's). Once the host confirms the handshake,
+    the tools' imports and the library index load in a daemon thread (`mcp_warmup.py`), so the first
+    search costs what a later one does. The Korean analyser (Kiwi, about a second, holding the
+    interpreter while it loads) loads only when a query has a Korean word that neither the corpus
+    nor the per-user word cache knows (see library/word_cache.py)."""
     server.run("stdio")

@@ -10,10 +10,12 @@ import click
 from kubegap.bilingual import message
 from kubegap.cli_support import lang_option
 from kubegap.errors import UsageError
+from kubegap.knowledge.citations import CHECK_CITATIONS, citation_problems
 from kubegap.knowledge.collection import Taxonomy
-from kubegap.knowledge.loader import default_root, load_knowledge
+from kubegap.knowledge.loader import BUNDLED_ROOT, default_root, load_knowledge
 from kubegap.knowledge.organizations import KIND_LABELS, OrganizationKind
 from kubegap.knowledge.schema import json_schemas
+from kubegap.knowledge.scope import SCOPE_FACET
 from kubegap.knowledge.stats import corpus_stats
 from kubegap.text import label
 
@@ -25,8 +27,13 @@ def knowledge() -> None:
 
 @knowledge.command()
 @click.option("--root", type=click.Path(path_type=Path), help="Knowledge folder (default: the bundled one).")
+@click.option(
+    "--check-citations/--no-check-citations",
+    default=None,
+    help="Also check that every check cites live incidents (default: only for the bundled knowledge).",
+)
 @lang_option
-def validate(root: Path | None, lang: str) -> None:
+def validate(root: Path | None, check_citations: bool | None, lang: str) -> None:
     """Check every file against the schema and the cross-references; exit 1 on any problem."""
     root = root or default_root()
     if not root.is_dir():
@@ -34,6 +41,11 @@ def validate(root: Path | None, lang: str) -> None:
             message("지식 폴더가 없습니다: {root}", "knowledge folder not found: {root}", root=str(root))
         )
     loaded = load_knowledge(root)
+    if check_citations is None:
+        check_citations = root.resolve() == BUNDLED_ROOT.resolve()
+    provider = click.get_current_context().meta.get(CHECK_CITATIONS)
+    if check_citations and provider is not None:
+        loaded.problems.extend(citation_problems(loaded, provider()))
     for problem in sorted(loaded.problems):
         click.echo(problem.render(Path.cwd()))
     summary = message(
@@ -69,6 +81,7 @@ def schema(kind: str) -> None:
 
 
 _STATS_HEADINGS = {
+    "by_scope": ("범위별 사례", "Incidents by scope"),
     "by_year": ("연도별 사례", "Incidents by year"),
     "by_cause_family": ("원인 계열별 사례", "Incidents by cause family"),
     "by_orchestrator": ("오케스트레이터별 사례", "Incidents by orchestrator"),
@@ -109,6 +122,9 @@ def stats(root: Path | None, as_json: bool, lang: str) -> None:
 
 def _stats_name(taxonomy: Taxonomy, key: str, name: str, lang: str) -> str:
     """A counted value in the reader's language, `label · id` where it is an id (as `facets` prints)."""
+    if key == "by_scope":
+        term = taxonomy.term(SCOPE_FACET, name)
+        return f"{term.label.get(lang)} · {name}" if term else name
     if key == "by_cause_family":
         term = taxonomy.term("cause", name)
         return f"{term.label.get(lang)} · {name}" if term else name

@@ -6,7 +6,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from kubegap.knowledge.collection import Knowledge, Taxonomy
-from kubegap.knowledge.model import Incident, Study, Tags
+from kubegap.knowledge.model import Incident, SourceKind, Study, Tags
 from kubegap.knowledge.organizations import FILE_NAME as ORGANIZATIONS_FILE
 from kubegap.knowledge.problems import Problem
 from kubegap.knowledge.record_rules import (
@@ -15,6 +15,7 @@ from kubegap.knowledge.record_rules import (
     check_section_order,
     check_source_dates,
 )
+from kubegap.knowledge.sources import check_sources
 from kubegap.knowledge.yaml_positions import PositionedDocument
 
 
@@ -23,6 +24,7 @@ def cross_check(
     incidents: list[tuple[Path, Incident, PositionedDocument]],
     studies: list[tuple[Path, Study, PositionedDocument]],
     organizations: PositionedDocument | None = None,
+    secondary_sites: dict[str, SourceKind] | None = None,
 ) -> None:
     """Append a Problem for every broken cross-reference; drop records whose id clashes."""
     problems = knowledge.problems
@@ -58,6 +60,7 @@ def cross_check(
             seen.setdefault(former, path)
         check_id_year(path, incident, document, problems)
         check_source_dates(path, incident, document, problems)
+        check_sources(path, incident, document, secondary_sites or {}, problems)
         check_section_order(path, document, problems)
     knowledge.incidents = [incident for incident in knowledge.incidents if id(incident) not in clashing]
     knowledge.studies = [study for study in knowledge.studies if id(study) not in clashing]
@@ -81,7 +84,7 @@ def cross_check(
     for path, study, document in studies:
         for index, row in enumerate(study.rows):
             _check_tags(row.tags, ("rows", index, "tags"), knowledge.taxonomy, path, document, problems)
-    _check_duplicates(incidents, problems)
+    _check_duplicates(incidents, knowledge.taxonomy, problems)
 
 
 def _check_taxonomy(taxonomy: Taxonomy, root: Path, problems: list[Problem]) -> None:
@@ -106,6 +109,17 @@ def _check_taxonomy(taxonomy: Taxonomy, root: Path, problems: list[Problem]) -> 
                     )
                 labels.setdefault(key, term.id)
         for index, term in enumerate(facet.terms):
+            for former in term.former_ids:
+                if former in ids:
+                    problems.append(
+                        Problem(
+                            path,
+                            1,
+                            f"terms.{index}.former_ids",
+                            f"{former!r} is a current term, not a former one",
+                        )
+                    )
+        for index, term in enumerate(facet.terms):
             if term.parent is None:
                 continue
             if term.parent not in ids:
@@ -125,9 +139,19 @@ def _check_tags(
     for facet, term_ids in tags.by_facet().items():
         field_name = ".".join(str(part) for part in (*where, facet))
         for index, term_id in enumerate(term_ids):
-            if taxonomy.term(facet, term_id) is None:
-                line = document.line_of((*where, facet, index))
+            term = taxonomy.term(facet, term_id)
+            line = document.line_of((*where, facet, index))
+            if term is None:
                 problems.append(Problem(path, line, field_name, f"unknown {facet} term {term_id!r}"))
+            elif term.id != term_id:
+                problems.append(
+                    Problem(
+                        path,
+                        line,
+                        field_name,
+                        f"{facet} term {term_id!r} was merged into {term.id!r}; use it",
+                    )
+                )
         if len(set(term_ids)) != len(term_ids):
             problems.append(
                 Problem(path, document.line_of((*where, facet)), field_name, "a term is listed twice")
@@ -135,27 +159,37 @@ def _check_tags(
 
 
 def _check_duplicates(
-    incidents: list[tuple[Path, Incident, PositionedDocument]], problems: list[Problem]
+    incidents: list[tuple[Path, Incident, PositionedDocument]], taxonomy: Taxonomy, problems: list[Problem]
 ) -> None:
-    """Same organization and start date, a shared component and cause: likely one incident written twice.
+    """One start date, one organisation group and a shared component: likely one incident written twice.
 
-    The shared cause keeps apart distinct lessons one write-up reports under its publication date (one scaling
-    post can describe an etcd quota failure and an etcd disk-latency problem that share only the component).
+    Within one organisation a shared cause is also required, which keeps apart distinct lessons one
+    write-up reports under its publication date (one scaling post can describe an etcd quota failure and
+    an etcd disk-latency problem that share only the component). Across two organisations of one group
+    (GitHub and Azure under Microsoft) a shared component is enough: that is one event told from both
+    sides, as the July 2024 Azure OpenAI cleanup was by Azure and by GitHub Copilot.
     """
     groups: dict[tuple[str, object], list[tuple[Path, Incident]]] = defaultdict(list)
     for path, incident, _ in incidents:
-        groups[(incident.organization.casefold(), incident.date)].append((path, incident))
+        chain = taxonomy.ancestors("organization", incident.organization)
+        root = chain[-1] if chain else incident.organization
+        groups[(root.casefold(), incident.date)].append((path, incident))
     for group in groups.values():
         for position, (path, incident) in enumerate(group):
             for _, earlier in group[:position]:
                 shared = set(incident.tags.component) & set(earlier.tags.component)
-                if shared and set(incident.tags.cause) & set(earlier.tags.cause):
-                    problems.append(
-                        Problem(
-                            path,
-                            1,
-                            "id",
-                            f"looks like a duplicate of {earlier.id!r} (same organization and date, "
-                            f"shared components: {', '.join(sorted(shared))})",
-                        )
+                same_organization = incident.organization == earlier.organization
+                if not shared or (
+                    same_organization and not set(incident.tags.cause) & set(earlier.tags.cause)
+                ):
+                    continue
+                where = "same organization" if same_organization else "organizations of one group"
+                problems.append(
+                    Problem(
+                        path,
+                        1,
+                        "id",
+                        f"looks like a duplicate of {earlier.id!r} ({where}, same date, "
+                        f"shared components: {', '.join(sorted(shared))})",
                     )
+                )

@@ -73,6 +73,11 @@ class ReasonedText(SectionText):
 
 
 class SourceKind(StrEnum):
+    """What a source is. The first eight are primary: the operator's or the engineers' own account
+    (postmortem, status page, engineering blog, paper, logbook, talk, issue tracker, documentation).
+    The last five are secondary: someone else retelling it. A record needs at least one primary
+    source, or says in `no_primary_source` why none exists (docs/knowledge.md)."""
+
     postmortem = "postmortem"
     status_page = "status-page"
     paper = "paper"
@@ -81,6 +86,16 @@ class SourceKind(StrEnum):
     talk = "talk"
     issue = "issue"
     documentation = "documentation"
+    news = "news"  # a news site's article about the incident
+    forum = "forum"  # a community forum or discussion thread
+    mirror = "mirror"  # a copy of someone's status page or report kept elsewhere
+    aggregator = "aggregator"  # a site that collects and summarises others' incident reports
+    commentary = "commentary"  # a third party's own notes or analysis of someone else's incident
+
+
+SECONDARY_SOURCE_KINDS = frozenset(
+    {SourceKind.news, SourceKind.forum, SourceKind.mirror, SourceKind.aggregator, SourceKind.commentary}
+)
 
 
 class Source(_Strict):
@@ -96,12 +111,17 @@ class Source(_Strict):
 
 
 class Term(_Strict):
-    """One value of a facet. `parent` lets counts roll up (gpu-hbm under gpu-hardware)."""
+    """One value of a facet. `parent` lets counts roll up (gpu-hbm under gpu-hardware).
+
+    `former_ids` are values merged into this one (a value left with too few records joins its parent):
+    a link, filter or check that still names one resolves here, while records must use the current id.
+    """
 
     id: Slug
     label: Bilingual
     description: Bilingual
     parent: Slug | None = None
+    former_ids: list[Slug] = Field(default_factory=list)
 
 
 class Facet(_Strict):
@@ -290,11 +310,14 @@ class Incident(_Strict):
     date: dt.date
     end_date: dt.date | None = None
     organization: Slug = Field(description="An organisation id from organizations.yaml.")
-    scope: Scope | None = Field(
-        default=None, description="ai-infra or platform; see docs/knowledge.md for where the line runs."
-    )
+    scope: Scope = Field(description="ai-infra or platform; docs/knowledge.md draws the line.")
     environment: Environment = Field(default_factory=Environment)
     sources: list[Source] = Field(min_length=1)
+    no_primary_source: Bilingual | None = Field(
+        default=None,
+        description="Only where every source is secondary (news, forum, mirror, aggregator, commentary): "
+        "why no primary source exists or could be read.",
+    )
     sections: Sections
     tags: Tags
     impact: Impact = Field(default_factory=Impact)

@@ -16,10 +16,12 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from kubegap.knowledge.model import FACETS, Bilingual, Slug, Term
+from kubegap.knowledge.scope import SCOPE_FACET
 
 ORGANIZATION_FACET = "organization"
-# What the library filters and counts by: the four tag facets, then the organisation.
-LIBRARY_FACETS: tuple[str, ...] = (*FACETS, ORGANIZATION_FACET)
+# What the library filters and counts by: the four tag facets, the organisation, then the scope
+# (AI infrastructure or platform, docs/knowledge.md).
+LIBRARY_FACETS: tuple[str, ...] = (*FACETS, ORGANIZATION_FACET, SCOPE_FACET)
 FILE_NAME = "organizations.yaml"
 
 

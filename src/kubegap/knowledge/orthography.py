@@ -75,7 +75,7 @@ def excerpt(text: str, offset: int, word: str) -> str:
 def particle_problems(path: Path, document: PositionedDocument) -> list[Problem]:
     """One Problem per Korean text (every `ko` value) that spaces a particle, at that field's line."""
     found: list[Problem] = []
-    for where, text in _korean_texts(document.data, ()):
+    for where, text in korean_texts(document.data):
         for offset, word in spaced_particles(text):
             quoted = excerpt(text, offset, word)
             found.append(
@@ -89,13 +89,16 @@ def particle_problems(path: Path, document: PositionedDocument) -> list[Problem]
     return found
 
 
-def _korean_texts(data: object, where: tuple[str | int, ...]) -> Iterator[tuple[tuple[str | int, ...], str]]:
+def korean_texts(
+    data: object, where: tuple[str | int, ...] = ()
+) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """(key path, text) for every `ko` string in a parsed YAML document, at any depth."""
     if isinstance(data, dict):
         for key, value in data.items():
             if key == "ko" and isinstance(value, str):
                 yield (*where, key), value
             else:
-                yield from _korean_texts(value, (*where, str(key)))
+                yield from korean_texts(value, (*where, str(key)))
     elif isinstance(data, list):
         for index, item in enumerate(data):
-            yield from _korean_texts(item, (*where, index))
+            yield from korean_texts(item, (*where, index))

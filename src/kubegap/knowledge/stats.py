@@ -19,6 +19,7 @@ class CorpusStats:
     incidents: int
     studies: int
     by_year: dict[str, int]
+    by_scope: dict[str, int]
     by_cause_family: dict[str, int]
     by_orchestrator: dict[str, int]
     by_organization_kind: dict[str, int]
@@ -35,6 +36,7 @@ class CorpusStats:
             "publishers": len(self.publishers),
             "publisher_names": self.publishers,
             "by_year": self.by_year,
+            "by_scope": self.by_scope,
             "by_cause_family": self.by_cause_family,
             "by_orchestrator": self.by_orchestrator,
             "by_organization_kind": self.by_organization_kind,
@@ -68,6 +70,7 @@ def _sorted(counter: Counter[str]) -> dict[str, int]:
 
 def corpus_stats(knowledge: Knowledge) -> CorpusStats:
     years: Counter[str] = Counter()
+    scopes: Counter[str] = Counter()
     families: Counter[str] = Counter()
     orchestrators: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
@@ -76,6 +79,7 @@ def corpus_stats(knowledge: Knowledge) -> CorpusStats:
     publishers: set[str] = set()
     for incident in knowledge.incidents:
         years[str(incident.date.year)] += 1
+        scopes[incident.scope.value] += 1
         families.update(_families(knowledge, incident))
         orchestrators[incident.environment.orchestrator.value] += 1
         organization = knowledge.taxonomy.organization(incident.organization)
@@ -88,6 +92,7 @@ def corpus_stats(knowledge: Knowledge) -> CorpusStats:
         incidents=len(knowledge.incidents),
         studies=len(knowledge.studies),
         by_year=dict(sorted(years.items())),
+        by_scope=_sorted(scopes),
         by_cause_family=_sorted(families),
         by_orchestrator=_sorted(orchestrators),
         by_organization_kind=_sorted(kinds),

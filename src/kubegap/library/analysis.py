@@ -90,11 +90,10 @@ def latin_term(word: str) -> str | None:
     return folded
 
 
-@lru_cache(maxsize=1)
 def _stemmer() -> Callable[[str], str]:
-    import snowballstemmer
+    from kubegap.library import stemmer
 
-    return snowballstemmer.stemmer("english").stemWord
+    return stemmer.english()
 
 
 def _stem(word: str) -> str:

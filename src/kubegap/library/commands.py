@@ -1,4 +1,4 @@
-"""`kubegap incidents list|show|similar` and `kubegap facets`: the library in a terminal, or as JSON.
+"""`kubegap incidents list|show|similar|index` and `kubegap facets`: the library in a terminal, or as JSON.
 
 The knowledge folder is $KUBEGAP_KNOWLEDGE (default: the bundled one) and the index lives where
 `Library.open` puts it ($KUBEGAP_DB or the user cache). Facet values are checked strictly: an unknown
@@ -16,6 +16,7 @@ import click
 from kubegap.bilingual import message
 from kubegap.cli_support import lang_option
 from kubegap.errors import UsageError
+from kubegap.knowledge.model import Scope
 from kubegap.library import export, render
 from kubegap.library.library import Library
 from kubegap.library.query import DEFAULT_PER_PAGE, SORTS, SearchQuery
@@ -45,6 +46,12 @@ def incidents() -> None:
     "organization",
     multiple=True,
     help="Organisation id, name or alias (repeatable); a parent finds its parts too (microsoft: GitHub).",
+)
+@click.option(
+    "--scope",
+    multiple=True,
+    type=click.Choice([scope.value for scope in Scope]),
+    help="ai-infra (AI infrastructure) or platform (Kubernetes and cloud); see docs/knowledge.md.",
 )
 @click.option(
     "--since", default=None, metavar="DATE", help="Incidents that began on or after YYYY[-MM[-DD]]."
@@ -79,6 +86,7 @@ def list_incidents(
     symptom: tuple[str, ...],
     factor: tuple[str, ...],
     organization: tuple[str, ...],
+    scope: tuple[str, ...],
     since: str | None,
     until: str | None,
     page: str,
@@ -87,7 +95,7 @@ def list_incidents(
     lang: str,
     as_json: bool,
 ) -> None:
-    """List incidents filtered by facets and organisation (AND across them) and date, searched by text."""
+    """List incidents filtered by facets, organisation, scope (AND across them) and date; search by text."""
     library = Library.open()
     params = {
         "q": text,
@@ -96,6 +104,7 @@ def list_incidents(
         "symptom": list(symptom),
         "contributing-factor": list(factor),
         "organization": list(organization),
+        "scope": list(scope),
         "since": since,
         "until": until,
         "page": page,
@@ -155,6 +164,25 @@ def similar(incident_id: str, limit: int, lang: str, as_json: bool) -> None:
             render.console().print(render.similar_list(found, lang.lower()))
         else:
             click.echo(render.similar_lines(found, lang.lower()))
+
+
+@incidents.command("index")
+@_lang_option
+def build_index(lang: str) -> None:
+    """Build the search index now and keep it (`make run` does this once; any search would too)."""
+    library = Library.open()
+    where = library.location
+    if where == ":memory:":
+        shown = message("메모리(저장할 곳에 쓸 수 없음)", "memory (the cache folder cannot be written)")
+        where = shown.render(lang.lower())
+    click.echo(
+        message(
+            "검색 색인 준비 완료: 사례 {count}건, {where}",
+            "search index ready: {count} incidents, {where}",
+            count=library.incident_count,
+            where=where,
+        ).render(lang.lower())
+    )
 
 
 @click.command()

@@ -52,6 +52,7 @@ def incident_summary(incident: Incident, lang: str, taxonomy: Taxonomy | None = 
         "organization_name": (
             taxonomy.organization_name(incident.organization, lang) if taxonomy else incident.organization
         ),
+        "scope": incident.scope.value,
         "tags": incident.tags.by_facet(),
     }
 

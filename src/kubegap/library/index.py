@@ -24,6 +24,7 @@ from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.knowledge.loader import Knowledge, Taxonomy
 from kubegap.knowledge.model import ErrorSignature, Incident, both_languages
 from kubegap.knowledge.organizations import LIBRARY_FACETS, ORGANIZATION_FACET
+from kubegap.knowledge.scope import SCOPE_FACET
 from kubegap.library import analysis, signatures
 from kubegap.library.glossary import Glossary, GlossaryEntry, analyse_glossary, glossary_for
 from kubegap.library.ranking import PostingsBuilder
@@ -178,7 +179,11 @@ def _insert_incident(
 ) -> None:
     tag_rows: dict[tuple[str, str], int] = {}
     tag_labels: list[str] = []
-    named = {**incident.tags.by_facet(), ORGANIZATION_FACET: [incident.organization]}
+    named = {
+        **incident.tags.by_facet(),
+        ORGANIZATION_FACET: [incident.organization],
+        SCOPE_FACET: [incident.scope.value],
+    }
     for facet, term_ids in named.items():
         for term_id in term_ids:
             tag_rows[(facet, term_id)] = 1
@@ -186,7 +191,8 @@ def _insert_incident(
                 tag_rows.setdefault((facet, ancestor), 0)
     for facet, term_id in tag_rows:
         term = taxonomy.term(facet, term_id)
-        if term is not None:
+        # The scope is a filter, not a word of the record: "platform" should not match every platform case.
+        if term is not None and facet != SCOPE_FACET:
             tag_labels += [term.label.ko, term.label.en]
     connection.executemany(
         "INSERT INTO tags (facet, term, incident, direct) VALUES (?, ?, ?, ?)",

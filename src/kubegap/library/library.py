@@ -24,6 +24,7 @@ from kubegap.knowledge.model import Facet, Incident
 from kubegap.knowledge.organizations import Organization
 from kubegap.library import bitsets, dates, index, sql, store
 from kubegap.library.analysis import ChunkAnalysis, clean_text
+from kubegap.library.build_notice import building_notice
 from kubegap.library.facets import Facets
 from kubegap.library.glossary import AnalysedGlossary, Glossary, analyse_glossary, glossary_for
 from kubegap.library.matching import EMPTY, TextMatches, decode_forms, match_text
@@ -64,6 +65,7 @@ class Library:
         self._text_cache: OrderedDict[str, TextMatches] = OrderedDict()
         self._vocabulary: dict[str, ChunkAnalysis | None] = {}
         self._incidents: dict[str, Incident] = {}
+        self._fresh_stamps: tuple[tuple[str, int, int], ...] | None = None
         with self._lock:
             meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
             self._errors = {
@@ -71,9 +73,14 @@ class Library:
                 for row in connection.execute("SELECT id, document FROM errors ORDER BY id")
             }
         self._stored_glossary = AnalysedGlossary.from_json(json.loads(meta.get("glossary", "[]")))
-        self.glossary = glossary if glossary is not None else glossary_for(root)
-        if glossary is None:
-            self._analysed_glossary: AnalysedGlossary | None = self._stored_glossary
+        # The glossary file is read only when someone asks for it (the web's suggestions): a search
+        # uses the analysed glossary stored in the index.
+        self._glossary: Glossary | None = None
+        self._analysed_glossary: AnalysedGlossary | None = None
+        if glossary is not None:
+            self.glossary = glossary
+        else:
+            self._analysed_glossary = self._stored_glossary
             self._tags = bitsets.TagSets.load(connection)
             self._ids = dict(connection.execute("SELECT rowid, id FROM incidents").fetchall())
             self._dates = dates.RowDates.load(connection)
@@ -95,7 +102,8 @@ class Library:
         """The library of a knowledge folder (default: the bundled one), its index built or reused.
 
         db_path: where the index lives (default: $KUBEGAP_DB, else the per-user cache); ':memory:' for
-        none. A stale index is rebuilt; a folder we cannot write falls back to an in-memory index.
+        none. A stale index is rebuilt, or copied from the per-user cache when that holds the same one;
+        a folder we cannot write falls back to an in-memory index.
         """
         from kubegap.knowledge.loader import default_root
 
@@ -105,22 +113,35 @@ class Library:
         location = str(db_path) if db_path is not None else store.default_location(root)
         current = store.fingerprint(root)
         if location != store.MEMORY:
-            if store.stored_fingerprint(location) == current:
+            fresh = store.stored_fingerprint(location) == current
+            if fresh or store.copy_file(store.same_index(root, current), location, current):
                 try:
                     return cls(store.connect(location, read_only=True), root=root, location=location)
                 except (sqlite3.Error, KeyError, ValueError):
                     pass  # unreadable after all: rebuild below
-            knowledge = load_knowledge(root)
-            try:
-                store.build_file(knowledge, location, current)
-                return cls(
-                    store.connect(location, read_only=True), root=root, location=location, knowledge=knowledge
-                )
-            except (OSError, sqlite3.Error):
-                pass  # cache folder not writable: keep the index in memory
         else:
+            # Nothing may be written, but the user's cache may already hold this very index: copy it.
+            copied = store.copy_to_memory(store.same_index(root, current), current)
+            if copied is not None:
+                try:
+                    return cls(copied, root=root, location=store.MEMORY)
+                except (sqlite3.Error, KeyError, ValueError):
+                    copied.close()  # unreadable after all: build below
+        with building_notice(store.count_incidents(root)) as build:
             knowledge = load_knowledge(root)
-        return cls.from_knowledge(knowledge, fingerprint=current)
+            if location != store.MEMORY:
+                try:
+                    store.build_file(knowledge, location, current)
+                    build.kept_in = location
+                    return cls(
+                        store.connect(location, read_only=True),
+                        root=root,
+                        location=location,
+                        knowledge=knowledge,
+                    )
+                except (OSError, sqlite3.Error):
+                    pass  # cache folder not writable: keep the index in memory
+            return cls.from_knowledge(knowledge, fingerprint=current)
 
     @classmethod
     def from_knowledge(cls, knowledge: Knowledge, *, fingerprint: str = "in-memory") -> Library:
@@ -143,7 +164,15 @@ class Library:
         """Whether the knowledge files changed since this index was built (a long-running server asks)."""
         if self.location == store.MEMORY:
             return False
-        return store.stored_fingerprint(self.location) != store.fingerprint(self.root)
+        # Hashing every file costs milliseconds a call; their sizes and times, far less: re-hash only
+        # when those moved since the files last hashed the same as the index.
+        stamps = store.file_stamps(self.root)
+        if stamps == self._fresh_stamps:
+            return False
+        stale = store.stored_fingerprint(self.location) != store.fingerprint(self.root)
+        if not stale:
+            self._fresh_stamps = stamps
+        return stale
 
     def close(self) -> None:
         with self._lock:
@@ -151,6 +180,8 @@ class Library:
 
     @property
     def glossary(self) -> Glossary:
+        if self._glossary is None:
+            self._glossary = glossary_for(self.root)
         return self._glossary
 
     @glossary.setter
@@ -164,7 +195,7 @@ class Library:
     def _search_glossary(self) -> AnalysedGlossary:
         """The glossary in index terms: stored at build time, or analysed once after a swap."""
         if self._analysed_glossary is None:
-            entries = index.search_glossary(self._glossary, self._errors.values()).entries
+            entries = index.search_glossary(self.glossary, self._errors.values()).entries
             self._analysed_glossary = analyse_glossary(entries, self._lookup)
         return self._analysed_glossary
 

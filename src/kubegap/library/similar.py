@@ -18,6 +18,7 @@ import sqlite3
 from dataclasses import dataclass
 
 from kubegap.knowledge.organizations import ORGANIZATION_FACET
+from kubegap.knowledge.scope import SCOPE_FACET
 from kubegap.library.bitsets import TagSets, rowids_descending
 
 _SHARED_SIGNATURES = """
@@ -26,6 +27,8 @@ FROM signatures AS mine JOIN signatures AS other
   ON other.pattern = mine.pattern AND other.incident != mine.incident
 WHERE mine.incident = ?
 """
+
+_NOT_LIKENESS = (ORGANIZATION_FACET, SCOPE_FACET)
 
 
 @dataclass(frozen=True)
@@ -59,7 +62,8 @@ def _exactly(planes: list[int], count: int, everything: int) -> int:
 
 
 def find_similar(connection: sqlite3.Connection, tags: TagSets, rowid: int, limit: int) -> list[Likeness]:
-    mine = [key for key, mask in tags.direct.items() if key[0] != ORGANIZATION_FACET and mask >> rowid & 1]
+    # Likeness is in what failed and how; who reported it, or which side of the scope line, is not.
+    mine = [key for key, mask in tags.direct.items() if key[0] not in _NOT_LIKENESS and mask >> rowid & 1]
     quoted: dict[int, list[str]] = {}
     for other, text in connection.execute(_SHARED_SIGNATURES, (rowid,)):
         if text not in quoted.setdefault(other, []):

@@ -10,7 +10,7 @@ import socket
 
 import click
 
-from kubegap.checker.live.client import resolve_kubeconfig
+from kubegap.checker.live.kubeconfig import context_names, resolve_kubeconfig
 from kubegap.checker.scanning import LiveTarget, ScanRequest
 from kubegap.errors import KubegapError, UsageError
 
@@ -23,13 +23,11 @@ def default_cluster_name(kubeconfig: str | None) -> str:
         return "in-cluster"
     if path is None:
         return "in-cluster"
-    from kubernetes import config as kube_config
-
     try:
-        _contexts, active = kube_config.list_kube_config_contexts(config_file=path)
-    except Exception:  # the scan itself will report the broken file, once per round
+        _contexts, active = context_names(path)
+    except KubegapError:  # the scan itself will report the broken file, once per round
         return "default"
-    return str((active or {}).get("name") or "default")
+    return active or "default"
 
 
 def _check_port_free(host: str, port: int) -> None:

@@ -1,12 +1,19 @@
 """The one redaction chokepoint: every string kubegap sends out (reports, MCP, web) passes through here.
 
 Two rules work together. By name: a value stored under a name that says "secret" (an env var
-`AWS_SECRET_ACCESS_KEY`, a dict key `password`, a flag `--token`) is replaced whatever it looks like
-(`names.py`). By shape: a value that looks like a known credential format (`detectors.py`: GitHub,
-GitLab, Slack, Google, AWS, Azure, Stripe, OpenAI, Anthropic, Hugging Face, NGC and 40 more, JWTs,
-PEM keys, `Bearer ...`, URL passwords) or like random key material (`randomness.py`) is replaced
-wherever it appears. Things that merely look technical must survive: image digests, UIDs, resource
-versions, container ids, paths. Only outgoing data is redacted; the snapshot itself is never changed.
+`AWS_SECRET_ACCESS_KEY`, a dict key `password`, a flag `--token`, `"password":` inside a JSON
+string) is replaced whatever it looks like, unless it is a reference (`$VAR`, `{{ template }}`, a
+file path: `values.py`); a name that is only key-like (`MISTRAL_KEY`) hides what looks like key
+material (`names.py`, `assignments.py`). By shape: a value that looks like a known credential
+format (`formats.py`: 100+ rows, GitHub, GitLab, Slack, Google, AWS, Azure, Stripe, OpenAI,
+Anthropic, Hugging Face, NGC, Groq, Together, Datadog, Grafana, Sentry ..., JWTs, key blocks,
+password hashes), a context format (`Bearer ...`, URL passwords, Go DSNs: `detectors.py`), a
+command-line credential (`curl -u`, `mysql -p`, `wandb login`, `.netrc`: `commands.py`), any of
+these URL-, hex- or base64-encoded (`encodings.py`), or random key material (`randomness.py`) is
+replaced wherever it appears. Things that merely look technical must survive: image digests and
+tags, UIDs, resource versions, checksum annotations, container ids, paths, Secret *names*; a
+benchmark (`bench/redaction_false_positives.py`) counts what real manifests lose. Only outgoing
+data is redacted; the snapshot itself is never changed.
 
 Redact first, cut after: a long text is redacted over its shown part plus a margin, then cut, so a
 token is never halved before it is recognised (a cut token's prefix is no longer a known shape).
@@ -15,28 +22,27 @@ Every pattern is linear-time, so a 1 MB string costs milliseconds, not minutes.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from kubegap.redaction.detectors import AUTHORIZATION, CONTEXT_FORMATS, REDACTED, TOKENS, URL_PASSWORD
-from kubegap.redaction.names import is_identifier_name, is_secret_name, name_words
+from kubegap.redaction.assignments import redact_named_assignments
+from kubegap.redaction.commands import hidden_spans, redact_command_lines
+from kubegap.redaction.detectors import CONTEXT_FORMATS, REDACTED, redact_tokens
+from kubegap.redaction.encodings import redact_encoded
+from kubegap.redaction.names import (
+    is_identifier_name,
+    is_key_name,
+    is_secret_name,
+    is_weak_secret_name,
+    name_words,
+    names_a_secret_object,
+)
 from kubegap.redaction.randomness import redact_random
+from kubegap.redaction.values import is_not_a_secret, looks_like_key_material
 
 TRUNCATE_AT = 4000  # longest string sent out; a 10 MB label value must not flood a report
 # Characters past the cut that are still redacted, so a token that crosses the cut is seen whole.
 CUT_MARGIN = 16_384
-
-_VARIABLE_REFERENCE = re.compile(r"\$(?:[A-Za-z_]\w{0,127}|\{[A-Za-z_]\w{0,127}\}|\([A-Za-z_]\w{0,127}\))")
-_BOOLEANS = frozenset({"true", "false", "yes", "no", "on", "off", "0", "1", ""})
-# `--password=x`, `--api-key x`, `-token=x`, `password: x`, `PASSWORD=x`, `password = "x"` in free text.
-# Only the name and separator are matched; the value is read after the name proved secret, so a
-# name that is not secret never swallows text that holds the next assignment ("agent:Node/token: x").
-# The look-behinds hold every character the names consume, so no run is scanned from its middle.
-_FLAG_NAME = re.compile(r"(?<![A-Za-z0-9_.\-])(--?[A-Za-z][A-Za-z0-9_.\-]{0,127}+)(=|\s++(?!-))")
-_ENV_NAME = re.compile(r"(?<![A-Za-z0-9_.\-])([A-Za-z_][A-Za-z0-9_.\-]{0,127}+)([ \t]*+[=:][ \t]*+[\"']?)")
-_FLAG_VALUE = re.compile(r"[^\s\"',;]++")
-_ENV_VALUE = re.compile(r"[^\s\"',;&]++")
 
 __all__ = [
     "CONTEXT_FORMATS",
@@ -52,30 +58,6 @@ __all__ = [
 ]
 
 
-def _redact_assignments(text: str, names: re.Pattern[str], values: re.Pattern[str]) -> str:
-    parts: list[str] = []
-    position = 0
-    for found in names.finditer(text):
-        if found.start() < position or not is_secret_name(found.group(1)):
-            continue
-        value = values.match(text, found.end())
-        if value is None:
-            continue
-        shown = value.group(0)
-        if shown.startswith(REDACTED) or shown.lower() in _BOOLEANS or _VARIABLE_REFERENCE.fullmatch(shown):
-            continue
-        parts.append(text[position : found.end()])
-        parts.append(REDACTED)
-        position = value.end()
-    parts.append(text[position:])
-    return "".join(parts)
-
-
-def _redact_named_assignments(text: str) -> str:
-    text = _redact_assignments(text, _FLAG_NAME, _FLAG_VALUE)
-    return _redact_assignments(text, _ENV_NAME, _ENV_VALUE)
-
-
 def truncate(text: str, limit: int = TRUNCATE_AT) -> str:
     """Text cut at `limit` characters with a note; never inside a `[REDACTED]` marker."""
     if len(text) <= limit:
@@ -87,12 +69,37 @@ def truncate(text: str, limit: int = TRUNCATE_AT) -> str:
     return f"{text[:cut]}… (+{len(text) - cut:,} characters)"
 
 
-def _redact_shapes(text: str, random_strings: bool) -> str:
-    text = TOKENS.sub(REDACTED, text)
-    text = AUTHORIZATION.sub(CONTEXT_FORMATS[0].replacement, text)
-    text = URL_PASSWORD.sub(CONTEXT_FORMATS[1].replacement, text)
-    text = _redact_named_assignments(text)
-    return redact_random(text) if random_strings else text
+def _redact_shapes(text: str, random_strings: bool, depth: int = 0) -> str:
+    if depth or len(text) > _SHORT:
+        return _redact_passes(text, random_strings, depth)
+    key = (text, random_strings)
+    if key in _CLEAN:
+        return text
+    shown = _redact_passes(text, random_strings, depth)
+    if shown == text:
+        if len(_CLEAN) >= _CLEAN_SIZE:
+            _CLEAN.clear()
+        _CLEAN.add(key)
+    return shown
+
+
+# Reports repeat the same short strings (keys, names, kinds) thousands of times. Those that hold no
+# secret are remembered, so the next one costs a set lookup; a string that held one is never kept.
+_SHORT = 256
+_CLEAN_SIZE = 16_384
+_CLEAN: set[tuple[str, bool]] = set()
+
+
+def _redact_passes(text: str, random_strings: bool, depth: int) -> str:
+    text = redact_tokens(text)
+    if len(text) >= 16:
+        text = redact_encoded(
+            text, lambda decoded, level: _redact_shapes(decoded, random_strings, level), depth
+        )
+    text = redact_command_lines(text)
+    if "=" in text or ":" in text or "-" in text:
+        text = redact_named_assignments(text)
+    return redact_random(text) if random_strings and len(text) >= 32 else text
 
 
 def redact_text(text: str, *, limit: int = TRUNCATE_AT, random_strings: bool = True) -> str:
@@ -115,20 +122,31 @@ def redact_text(text: str, *, limit: int = TRUNCATE_AT, random_strings: bool = T
     return truncate(_redact_shapes(text, random_strings), limit)
 
 
-def redact_args(args: Iterable[object]) -> list[object]:
-    """A container's command/args: `--token abc` (two items) and `--token=abc` (one) both lose the value."""
+def redact_args(args: Iterable[object], *, command: Sequence[object] = ()) -> list[object]:
+    """A container's command/args: `--token abc` (two items), `--token=abc` (one), `-p pw` after
+    `sshpass` or `docker login`, `-u user:pw` after `curl` all lose the secret. `command` is the
+    container's `command` list, when `args` continue it."""
+    items = list(args)
+    words = [item if isinstance(item, str) else "" for item in [*command, *items]]
+    cuts: dict[int, tuple[int, int]] = {}
+    for index, start, end in hidden_spans(words):
+        if index >= len(command) and end > start:
+            cuts.setdefault(index - len(command), (start, end))
     result: list[object] = []
     hide_next = False
-    for arg in args:
+    for position, arg in enumerate(items):
         if not isinstance(arg, str):
             result.append(redact_value(arg))
             hide_next = False
             continue
-        if hide_next and not arg.startswith("-"):
+        if hide_next and not arg.startswith("-") and not is_not_a_secret(arg):
             result.append(REDACTED)
             hide_next = False
             continue
         hide_next = arg.startswith("-") and "=" not in arg and is_secret_name(arg)
+        if position in cuts:
+            start, end = cuts[position]
+            arg = arg[:start] + REDACTED + arg[end:]
         result.append(redact_text(arg))
     return result
 
@@ -138,14 +156,15 @@ def redact_env(env: Iterable[object]) -> list[object]:
     return [redact_value(entry) for entry in env]
 
 
-def _redact_scalar_under(value: object) -> object:
-    """The value under a secret name: gone, unless it is a boolean, empty, or a `$VAR` reference."""
+def _redact_scalar_under(value: object, name: str) -> object:
+    """The value under a secret name: gone, unless it is a switch, empty, or a reference (`$VAR`,
+    `{{ template }}`, a file path), or a number under a name such as `pass` (a count)."""
     if isinstance(value, bool) or value is None:
         return value
-    if isinstance(value, str) and (
-        value.lower() in _BOOLEANS or _VARIABLE_REFERENCE.fullmatch(value.strip())
-    ):
+    if isinstance(value, int | float) and is_weak_secret_name(name):
         return value
+    if isinstance(value, str) and is_not_a_secret(value):
+        return redact_text(value)
     return REDACTED
 
 
@@ -170,20 +189,31 @@ def _redact_key(key: Any) -> Any:
 def _redact_mapping(mapping: Mapping[Any, Any]) -> dict[Any, Any]:
     # A Kubernetes env entry or a name/value pair: the secret-ness is in the sibling "name".
     pair_name = mapping.get("name")
+    command = mapping.get("command")
     result: dict[Any, Any] = {}
     for key, item in mapping.items():
         key_text = str(key)
         shown_key = _redact_key(key)
         if key_text in {"data", "stringData", "binaryData"} and mapping.get("kind") == "Secret":
             result[shown_key] = REDACTED
-        elif key_text == "value" and isinstance(pair_name, str) and is_secret_name(pair_name):
-            result[shown_key] = _redact_scalar_under(item)
+        elif key_text == "value" and isinstance(pair_name, str) and _is_named_secret(pair_name, item):
+            result[shown_key] = _redact_scalar_under(item, pair_name)
         elif key_text in {"args", "command"} and isinstance(item, list):
-            result[shown_key] = redact_args(item)
-        elif is_secret_name(key_text) and not isinstance(item, Mapping | list):
-            result[shown_key] = _redact_scalar_under(item)
+            before = command if key_text == "args" and isinstance(command, list) else []
+            result[shown_key] = redact_args(item, command=before)
+        elif isinstance(item, str) and names_a_secret_object(key_text, item):
+            result[shown_key] = redact_text(item)
+        elif _is_named_secret(key_text, item) and not isinstance(item, Mapping | list):
+            result[shown_key] = _redact_scalar_under(item, key_text)
         elif isinstance(item, str) and is_identifier_name(key_text):
             result[shown_key] = redact_text(item, random_strings=False)
         else:
             result[shown_key] = redact_value(item)
     return result
+
+
+def _is_named_secret(name: str, value: object) -> bool:
+    """A secret name, or a key-like name (`MISTRAL_KEY`) over a value that looks like key material."""
+    if is_secret_name(name):
+        return True
+    return isinstance(value, str) and is_key_name(name) and looks_like_key_material(value)

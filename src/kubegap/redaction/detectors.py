@@ -1,152 +1,138 @@
-"""The token formats kubegap recognises by shape, one row each, in one table.
+"""The token formats compiled into one pass, plus the formats that keep part of what they match.
 
-Why our own table and not a detector library: detect-secrets (Apache-2.0) was measured as the
-candidate. Its plugins cover AWS, Azure storage, GitHub, GitLab, Slack, Stripe, OpenAI, JWT, PEM,
-npm, PyPI, SendGrid, Twilio, Discord, Telegram, Square, Mailchimp and more, but not Google API
-keys, Anthropic, Hugging Face, Azure SAS, NVIDIA or Vault tokens; it reports secrets per line
-rather than their spans (we must replace the value inside a longer string), keeps global settings,
-and several of its patterns backtrack on long runs. The formats below are the union of its plugins,
-the providers' documented prefixes, and what GPU clusters carry (NGC, Hugging Face, W&B by name).
-
-Every pattern runs in linear time, which `tests/checker/test_redaction_linear.py` proves on 1 MB
+Every pattern runs in linear time, which `tests/checker/test_pattern_linear_time.py` proves on 1 MB
 adversarial strings: each one starts with a look-behind that refuses to start inside a run of the
 characters its body consumes, so a long run is scanned from its start only, never from each of its
 positions (the quadratic case a 200,000-letter string once hit); bodies use possessive quantifiers
-where a failed match could otherwise backtrack.
+where a failed match could otherwise backtrack, and runs that must be followed by more are bounded
+or stop at the text that could start the next attempt (a URL password stops at the next `://`).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-REDACTED = "[REDACTED]"
+from kubegap.redaction.formats import REDACTED, TOKEN_FORMATS, Detector
 
+__all__ = [
+    "AUTHORIZATION",
+    "CONTEXT_FORMATS",
+    "GO_DSN",
+    "REDACTED",
+    "SHAPES",
+    "TOKEN_GROUPS",
+    "URL_PASSWORD",
+    "all_patterns",
+    "redact_tokens",
+]
 
-@dataclass(frozen=True)
-class Detector:
-    """One token format: its name (for tests and docs), a pattern, and what replaces a match."""
-
-    name: str
-    pattern: str
-    replacement: str = REDACTED
-    # True when the pattern may only start where a run of token characters starts; those share one
-    # look-behind in the combined pattern, so the inside of a long run is refused at one test.
-    token_start: bool = False
-
-    @property
-    def full_pattern(self) -> str:
-        return f"{_START}(?:{self.pattern})" if self.token_start else self.pattern
-
-
-# Token characters of the common URL-safe alphabet.
-_T = r"A-Za-z0-9_\-"
-_END = rf"(?![{_T}])"
-# A prefixed token starts at a word boundary ("team-hf_..." is still a token). Its body is either
-# bounded or ends the match, so a failed attempt costs at most the body's minimum length and the
-# scan stays linear; a pattern whose unbounded run must be followed by more (a JWT's dots) instead
-# refuses to start inside a run of its body's characters.
-_START = r"(?<![A-Za-z0-9])"
-
-
-def _prefixed(name: str, prefix: str, body: str) -> Detector:
-    """A token that begins with a fixed prefix at a word boundary, its body possessive."""
-    return Detector(name, f"{prefix}{body}", token_start=True)
-
-
-TOKEN_FORMATS: tuple[Detector, ...] = (
-    Detector(
-        "pem private key",
-        r"-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s\\:,.]|-(?!-))*+"
-        r"(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----)?",
-    ),
-    Detector("putty private key", r"Private-Lines: *\d{1,4}(?:[A-Za-z0-9+/=\s\\])*+"),
-    Detector(
-        "aws access key id", r"(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])"
-    ),
-    _prefixed("github token", r"gh[pousr]_", r"[A-Za-z0-9_]{30,255}+"),
-    _prefixed("github fine-grained token", r"github_pat_", r"[A-Za-z0-9_]{22,255}+"),
-    _prefixed("gitlab token", r"gl(?:pat|dt|ft|soat|rt|cbt|imt|ptt|agent|oas|ffct|ddt)-", rf"[{_T}]{{20,}}+"),
-    _prefixed("gitlab runner registration token", r"GR1348941", rf"[{_T}]{{20,}}+"),
-    _prefixed("slack token", r"xox[abposre]-", rf"[{_T}]{{10,}}+"),
-    _prefixed("slack app token", r"xapp-", rf"[{_T}]{{10,}}+"),
-    Detector("slack webhook", r"hooks\.slack\.com/services/[A-Za-z0-9_/]{20,}+"),
-    Detector("discord webhook", r"discord(?:app)?\.com/api/webhooks/[0-9]{5,30}/[A-Za-z0-9_\-]{20,}+"),
-    _prefixed("google api key", r"AIza", rf"[{_T}]{{35}}{_END}"),
-    _prefixed("google oauth client secret", r"GOCSPX-", rf"[{_T}]{{20,}}+"),
-    _prefixed("google oauth access token", r"ya29\.", r"[A-Za-z0-9_\-.]{20,}+"),
-    _prefixed("google oauth refresh token", r"1//0", rf"[{_T}]{{30,}}+"),
-    Detector(
-        "azure storage account key",
-        r"(?<![A-Za-z0-9])AccountKey=[A-Za-z0-9+/=]{20,}+",
-        f"AccountKey={REDACTED}",
-    ),
-    Detector("azure sas signature", r"(?<![A-Za-z0-9_])sig=[A-Za-z0-9%+/=]{16,}+", f"sig={REDACTED}"),
-    Detector(
-        "azure ad client secret", r"(?<![A-Za-z0-9_~.\-])[A-Za-z0-9_~.\-]{3}[0-9]Q~[A-Za-z0-9_~.\-]{31,34}+"
-    ),
-    _prefixed("stripe secret key", r"(?:sk|rk)_(?:live|test)_", r"[A-Za-z0-9]{16,}+"),
-    _prefixed("stripe webhook secret", r"whsec_", r"[A-Za-z0-9]{24,}+"),
-    _prefixed("openai or anthropic key", r"sk-", rf"[{_T}]{{20,}}+"),
-    _prefixed("hugging face token", r"(?:hf|api_org)_", r"[A-Za-z0-9]{30,}+"),
-    _prefixed("nvidia ngc api key", r"nvapi-", rf"[{_T}]{{40,}}+"),
-    _prefixed("replicate token", r"r8_", r"[A-Za-z0-9]{30,}+"),
-    _prefixed("groq key", r"gsk_", r"[A-Za-z0-9]{40,}+"),
-    _prefixed("xai key", r"xai-", r"[A-Za-z0-9]{60,}+"),
-    _prefixed("perplexity key", r"pplx-", r"[A-Za-z0-9]{40,}+"),
-    _prefixed("npm token", r"npm_", r"[A-Za-z0-9]{36,}+"),
-    _prefixed("pypi token", r"pypi-AgE", rf"[{_T}]{{50,}}+"),
-    _prefixed("docker hub token", r"dckr_pat_", rf"[{_T}]{{20,}}+"),
-    _prefixed("sendgrid key", r"SG\.", rf"[{_T}]{{20,24}}\.[{_T}]{{40,}}+"),
-    _prefixed("twilio api key", r"SK", rf"[0-9a-fA-F]{{32}}{_END}"),
-    _prefixed("mailchimp key", r"", rf"[0-9a-f]{{32}}-us[0-9]{{1,2}}{_END}"),
-    _prefixed("discord bot token", r"[MNO]", rf"[{_T}]{{23,25}}\.[{_T}]{{6}}\.[{_T}]{{27,}}+"),
-    Detector("telegram bot token", rf"(?<![0-9]){r'[0-9]'}{{8,10}}:[{_T}]{{35}}{_END}"),
-    _prefixed("square token", r"(?:sq0(?:csp|atp)-|EAAA)", rf"[{_T}]{{22,}}+"),
-    _prefixed("shopify token", r"shp(?:at|ca|pa|ss)_", r"[a-fA-F0-9]{32}"),
-    _prefixed("digitalocean token", r"do[opr]_v1_", r"[a-f0-9]{64}"),
-    _prefixed("databricks token", r"dapi", r"[a-f0-9]{32}(?:-[0-9])?"),
-    _prefixed("vault token", r"hv[sbr]\.", rf"[{_T}]{{24,}}+"),
-    _prefixed("grafana token", r"(?:glsa|glc)_", r"[A-Za-z0-9_+/=]{32,}+"),
-    _prefixed("atlassian token", r"ATATT3", r"[A-Za-z0-9_=\-]{60,}+"),
-    _prefixed("postman key", r"PMAK-", r"[a-f0-9]{24}-[a-f0-9]{34}"),
-    _prefixed("new relic key", r"NRAK-", r"[A-Z0-9]{27}"),
-    _prefixed("linear key", r"lin_api_", r"[A-Za-z0-9]{40}"),
-    _prefixed("terraform cloud token", r"", r"[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-]{60,}+"),
-    Detector("age secret key", r"AGE-SECRET-KEY-1[0-9A-Z]{58}"),
-    Detector(
-        "kubernetes bootstrap token",
-        r"(?<![A-Za-z0-9.])[a-z0-9]{6}\.(?=[a-z]{0,15}[0-9])[a-z0-9]{16}(?![A-Za-z0-9.])",
-    ),
-    Detector("jwt", rf"(?<![{_T}])eyJ[{_T}]{{5,}}+\.[{_T}]{{5,}}+\.[{_T}]*+"),
-    Detector("sentry dsn key", r"(?<=://)[0-9a-f]{32}(?=@)"),
+# Authorization schemes; each one's word-start test follows its first letter (see formats.py: the scan
+# then skips to the positions that hold a possible first letter).
+_SCHEME_WORDS = ("Bearer", "bearer", "BEARER", "Basic", "basic", "BASIC", "Token", "token", "TOKEN")
+_SCHEMES = "|".join(
+    f"{word[0]}(?<![A-Za-z0-9_]{word[0]}){word[1:]}"
+    for word in (*_SCHEME_WORDS, "ApiKey", "Api-Key", "SSWS", "Splunk", "GenieKey")
 )
-
-# Formats that keep part of the match (the scheme and user of a URL, the word Bearer).
+# Formats that keep part of the match (the scheme and user of a URL, the word Bearer). Each starts
+# with a character class or a literal, its start test right after, for the same reason.
 CONTEXT_FORMATS: tuple[Detector, ...] = (
     Detector(
         "authorization header",
-        r"(?<![A-Za-z0-9_])(Bearer|Basic|Token)([ \t]++)[A-Za-z0-9._~+/=\-]{8,}+",
-        r"\1\2" + REDACTED,
+        # A scheme word, then a credential that is not a lower-case word ("token injected above").
+        rf"((?:{_SCHEMES})[ \t]++)(?![a-z\-]++(?![A-Za-z0-9._~+/=]))[A-Za-z0-9._~+/=\-]{{8,}}+",
+        r"\1" + REDACTED,
     ),
     Detector(
         "url with password",
-        r"(?<![A-Za-z0-9+.\-])([A-Za-z][A-Za-z0-9+.\-]{0,30}://[^/\s:@\"'<>]{1,256}+):([^/\s@\"'<>]++)@",
+        # scheme://user:password@ with an empty user allowed (`redis://:pw@host`) and `/` allowed in the
+        # password, though not a port followed by a path (`https://host:8443/a/@b` has no password).
+        r"([A-Za-z](?<![A-Za-z0-9+.\-][A-Za-z])[A-Za-z0-9+.\-]{0,30}://[^/\s:@\"'<>]{0,256}+):"
+        r"(?![0-9]{1,5}/)(?:[^\s@\"'<>/:]|/(?!/)|:(?!//))++@",
+        r"\1:" + REDACTED + "@",
+    ),
+    Detector(
+        "go dsn password",
+        # user:password@tcp(host:3306)/db, the Go MySQL driver's form, which has no scheme.
+        r"([A-Za-z0-9_.\-](?<![A-Za-z0-9_.\-:@][A-Za-z0-9_.\-])[A-Za-z0-9_.\-]{0,63}+)"
+        r":[^\s@\"'<>:]{1,256}+@(?=(?:tcp|tcp6|unix|udp)\()",
         r"\1:" + REDACTED + "@",
     ),
 )
 
 
-def _combined(detectors: tuple[Detector, ...]) -> re.Pattern[str]:
-    starting = "|".join(f"(?:{detector.pattern})" for detector in detectors if detector.token_start)
-    others = [f"(?:{detector.pattern})" for detector in detectors if not detector.token_start]
-    return re.compile("|".join([f"{_START}(?:{starting})", *others]))
+# Rows whose first characters fall in one group share one pattern; a string is scanned once per
+# group, and each scan skips at C speed to the next position holding one of the group's first
+# characters. Few groups keep short strings cheap, several keep each group's list of rows short.
+_GROUPS = 6
+_ROWS = {f"r{number}": row for number, row in enumerate(TOKEN_FORMATS)}
 
 
-# All plain formats as one alternation: one pass over a string instead of one per format.
-TOKENS = _combined(TOKEN_FORMATS)
-AUTHORIZATION = re.compile(CONTEXT_FORMATS[0].pattern, re.IGNORECASE)
+def _alternative(name: str, row: Detector, without_lead: bool) -> str:
+    pattern = row.full_pattern.replace("(?P<keep>", f"(?P<keep_{name}>")
+    return f"{pattern[len(row.lead) :] if without_lead else pattern}(?P<{name}>)"
+
+
+def _grouped() -> tuple[re.Pattern[str], ...]:
+    by_lead: dict[str, list[str]] = {}
+    for name, row in _ROWS.items():
+        if row.start != "shape":
+            by_lead.setdefault(row.lead, []).append(_alternative(name, row, without_lead=True))
+    leads = sorted(by_lead)
+    groups = [leads[index::_GROUPS] for index in range(_GROUPS)]
+    return tuple(
+        re.compile("|".join(f"{lead}(?:{'|'.join(by_lead[lead])})" for lead in group)) for group in groups
+    )
+
+
+TOKEN_GROUPS = _grouped()
+SHAPES = re.compile(
+    "|".join(
+        _alternative(name, row, without_lead=False) for name, row in _ROWS.items() if row.start == "shape"
+    )
+)
+AUTHORIZATION = re.compile(CONTEXT_FORMATS[0].pattern)
 URL_PASSWORD = re.compile(CONTEXT_FORMATS[1].pattern)
+GO_DSN = re.compile(CONTEXT_FORMATS[2].pattern)
+
+
+def _hidden(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every token in `text`, by every row, overlapping ones merged."""
+    spans: list[tuple[int, int]] = []
+    for pattern in (*TOKEN_GROUPS, SHAPES):
+        for match in pattern.finditer(text):
+            row = _ROWS[match.lastgroup or ""]
+            start = match.start() + row.keep
+            kept = match.groupdict().get(f"keep_{match.lastgroup}")
+            if kept:
+                start += len(kept)
+            reach = start
+            while reach > match.start() - row.back and reach > 0 and text[reach - 1] in row.back_chars:
+                reach -= 1
+            spans.append((reach, match.end()))
+    spans.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in spans:
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def redact_tokens(text: str) -> str:
+    """Every token format, then the context formats (Bearer, URL passwords, Go DSNs), replaced."""
+    parts: list[str] = []
+    position = 0
+    for start, end in _hidden(text):
+        parts += [text[position:start], REDACTED]
+        position = end
+    parts.append(text[position:])
+    text = "".join(parts)
+    if " " in text or "\t" in text:
+        text = AUTHORIZATION.sub(CONTEXT_FORMATS[0].replacement, text)
+    if "://" in text:
+        text = URL_PASSWORD.sub(CONTEXT_FORMATS[1].replacement, text)
+    return GO_DSN.sub(CONTEXT_FORMATS[2].replacement, text) if "@" in text else text
 
 
 def all_patterns() -> dict[str, re.Pattern[str]]:
@@ -154,5 +140,8 @@ def all_patterns() -> dict[str, re.Pattern[str]]:
     compiled = {detector.name: re.compile(detector.full_pattern) for detector in TOKEN_FORMATS}
     compiled["authorization header"] = AUTHORIZATION
     compiled["url with password"] = URL_PASSWORD
-    compiled["all token formats"] = TOKENS
+    compiled["go dsn password"] = GO_DSN
+    for number, group in enumerate(TOKEN_GROUPS):
+        compiled[f"token formats, group {number}"] = group
+    compiled["token formats without a fixed first character"] = SHAPES
     return compiled

@@ -30,6 +30,7 @@ from kubegap.web.cluster_scan import ClusterScan
 from kubegap.web.compression import CompressionMiddleware
 from kubegap.web.layout import build_layout
 from kubegap.web.negotiation import preferred_lang
+from kubegap.web.page_cache import CachedPage, PageCache, page_key
 from kubegap.web.render import HTML, JSON, render_html, respond, to_json_bytes
 from kubegap.web.security import (
     SecurityHeadersMiddleware,
@@ -87,6 +88,7 @@ def create_app(
     }
     app = Starlette(routes=routes, exception_handlers=handlers)
     app.state.site = site
+    app.state.page_cache = PageCache()
     app.add_middleware(TidyRequestMiddleware)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(CompressionMiddleware)
@@ -107,20 +109,30 @@ def _page_endpoint(builder: pages.PageBuilder, as_json: bool) -> Endpoint:
     async def endpoint(request: Request) -> Response:
         lang = path_lang(request)
         site: Site = request.app.state.site
+        cache: PageCache = request.app.state.page_cache
+        key = page_key(request, as_json) if request.method == "GET" else None
+        state = site.cluster.state()
+        kept = cache.get(key, state) if key is not None else None
+        if kept is not None:
+            return respond(request, kept.body, kept.media_type, headers=dict(kept.headers))
         try:
             page = builder(request, site, lang)
         except (KubegapError, HTTPException):
             raise
         except Exception as error:  # a bug must still end as a calm page, not a traceback
             raise errors.as_kubegap_error(error, lang) from error
-        headers = {"Cache-Control": page.cache_control} if page.cache_control else None
+        headers = {"Cache-Control": page.cache_control} if page.cache_control else {}
         if as_json:
-            return respond(request, to_json_bytes(page.context), JSON, headers=headers)
-        query = urls.without_actions(request.url.query)
-        json_url = urls.with_json(request.url.path) + ("?" + query if query else "")
-        layout = build_layout(request, lang, page.title, page.section, json_url, query)
-        html = render_html(page.template, {"layout": layout, "page": page.context, "L": pages.labeler(lang)})
-        return respond(request, html, HTML, headers=headers)
+            body, media_type = to_json_bytes(page.context), JSON
+        else:
+            query = urls.without_actions(request.url.query)
+            json_url = urls.with_json(request.url.path) + ("?" + query if query else "")
+            layout = build_layout(request, lang, page.title, page.section, json_url, query)
+            values = {"layout": layout, "page": page.context, "L": pages.labeler(lang)}
+            body, media_type = render_html(page.template, values).encode("utf-8"), HTML
+        if key is not None and page.cache_control != "no-store":
+            cache.put(key, CachedPage(body, media_type, tuple(headers.items()), state))
+        return respond(request, body, media_type, headers=headers)
 
     return endpoint
 

@@ -5,12 +5,16 @@ the difference between a page and a wait. Bodies are buffered (every response he
 anyway), so Content-Length stays exact. Brotli is used when the `brotli` module is importable and the
 client accepts it, else gzip; small bodies, non-text types, bodies already encoded and 304s pass
 through untouched. Every compressible response says `Vary: Accept-Encoding`, so a cache never hands
-brotli to a client that asked for none.
+brotli to a client that asked for none. A body with an ETag (a hash of its bytes, see render.py) is
+compressed once per coding and kept, bounded: a page served again from the page cache is not
+compressed again either.
 """
 
 from __future__ import annotations
 
 import gzip
+import threading
+from collections import OrderedDict
 from types import ModuleType
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -74,9 +78,38 @@ def compress(body: bytes, coding: str) -> bytes:
     return gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0)
 
 
+KEPT_BODIES = 256
+
+
+class _Compressed:
+    """Compressed bodies by (ETag, coding), least recently used out first."""
+
+    def __init__(self, size: int = KEPT_BODIES) -> None:
+        self._bodies: OrderedDict[tuple[bytes, str], bytes] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def compress(self, body: bytes, coding: str, etag: bytes | None) -> bytes:
+        if etag is None:
+            return compress(body, coding)
+        key = (etag, coding)
+        with self._lock:
+            found = self._bodies.get(key)
+            if found is not None:
+                self._bodies.move_to_end(key)
+                return found
+        made = compress(body, coding)
+        with self._lock:
+            self._bodies[key] = made
+            while len(self._bodies) > self._size:
+                self._bodies.popitem(last=False)
+        return made
+
+
 class CompressionMiddleware:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        self._compressed = _Compressed()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") == "HEAD":
@@ -101,7 +134,7 @@ class CompressionMiddleware:
             chunks.append(message.get("body", b""))
             if message.get("more_body", False):
                 return
-            await _finish(send, start, b"".join(chunks), coding)
+            await _finish(send, start, b"".join(chunks), coding, self._compressed)
 
         await self.app(scope, receive, buffered)
 
@@ -116,7 +149,7 @@ def _compressible(start: Message) -> bool:
     return content_type.startswith(_COMPRESSIBLE)
 
 
-async def _finish(send: Send, start: Message, body: bytes, coding: str) -> None:
+async def _finish(send: Send, start: Message, body: bytes, coding: str, kept: _Compressed) -> None:
     headers = [(name, value) for name, value in start.get("headers", []) if name.lower() != b"content-length"]
     vary = [value for name, value in headers if name.lower() == b"vary"]
     if not any(b"accept-encoding" in value.lower() for value in vary):
@@ -124,7 +157,8 @@ async def _finish(send: Send, start: Message, body: bytes, coding: str) -> None:
         merged = b", ".join([*vary, b"Accept-Encoding"])
         headers.append((b"vary", merged))
     if coding and len(body) >= MINIMUM_SIZE:
-        body = compress(body, coding)
+        etag = next((value for name, value in headers if name.lower() == b"etag"), None)
+        body = kept.compress(body, coding, etag)
         headers.append((b"content-encoding", coding.encode()))
     headers.append((b"content-length", str(len(body)).encode()))
     await send({**start, "headers": headers})

@@ -328,10 +328,35 @@ def test_an_exec_credential_plugin_supplies_the_token(start_emulator: StartEmula
     assert_read_only(emulator)
 
 
+def test_an_expired_exec_token_is_renewed_within_the_request_deadline(
+    start_emulator: StartEmulator, tmp_path: Path
+) -> None:
+    """A token past its expirationTimestamp makes the plugin run again, bounded by the request's time."""
+    emulator = start_emulator([gpu_node("n1")])
+    credential = (
+        '{"apiVersion": "client.authentication.k8s.io/v1beta1", "kind": "ExecCredential", '
+        f'"status": {{"token": "{TOKEN}", "expirationTimestamp": "2000-01-01T00:00:00Z"}}}}'
+    )
+    runs = tmp_path / "runs"
+    script = f"echo run >> {runs}\n[ \"$(wc -l < {runs})\" -gt 2 ] && exec sleep 30\necho '{credential}'"
+    kubeconfig = _exec_kubeconfig(emulator, tmp_path, script)
+    with ReadOnlyClient.from_kubeconfig(str(kubeconfig), timeout=2) as client:
+        assert len(client.get("/api/v1/nodes")["items"]) == 1  # renewed once: the second run
+        started = time.monotonic()
+        with pytest.raises(ClusterError) as error:
+            client.get("/api/v1/nodes")  # the third run hangs: cut at the request's deadline
+    assert time.monotonic() - started < 5
+    line = error.value.one_line()
+    assert "credential plugin (exec) of context 'exec' failed: it did not finish within 2 s" in line, line
+    assert runs.read_text().count("run") == 3
+    assert [request.authorization for request in emulator.requests] == [f"Bearer {TOKEN}"]
+    assert_read_only(emulator)
+
+
 def test_a_failing_exec_plugin_ends_in_one_line_about_credentials(
     start_emulator: StartEmulator, tmp_path: Path
 ) -> None:
-    """The official loader only logs a failing plugin and goes on; kubegap names it at load time."""
+    """The official loader only logged a failing plugin and went on; kubegap runs it and names it."""
     emulator = start_emulator()
     kubeconfig = _exec_kubeconfig(emulator, tmp_path, "echo 'please log in first' >&2; exit 1")
     with pytest.raises(ClusterError) as error:
@@ -339,7 +364,7 @@ def test_a_failing_exec_plugin_ends_in_one_line_about_credentials(
     line = error.value.one_line()
     assert line.startswith(
         f"kubeconfig {kubeconfig}: the credential plugin (exec) of context 'exec' failed: "
-        "exec: process returned 1. please log in first"
+        "exited with 1: please log in first"
     )
     assert "\n" not in line and not emulator.requests
     assert_read_only(emulator)

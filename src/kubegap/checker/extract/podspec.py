@@ -174,6 +174,11 @@ def container_requests_gpu(container: dict[str, Any]) -> bool:
     return False
 
 
+def shares_gpu(name: str) -> bool:
+    """A sharing scheduler's GPU resource name, whatever its quantity means (memory, cores, a count)."""
+    return _shares_gpu(name)
+
+
 def _shares_gpu(name: str) -> bool:
     """A sharing scheduler's GPU resource (HAMi `nvidia.com/gpumem`, Aliyun `aliyun.com/gpu-mem`...)."""
     words = name.lower().replace("-", "/").replace(".", "/").replace("_", "/").split("/")

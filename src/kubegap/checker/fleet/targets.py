@@ -8,26 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kubernetes import config as kube_config
-from kubernetes.config.config_exception import ConfigException
-
-from kubegap.checker.live.client import resolve_kubeconfig
-from kubegap.errors import ClusterError, UsageError
+from kubegap.checker.live.kubeconfig import context_names, resolve_kubeconfig
+from kubegap.errors import KubeconfigError, UsageError
 
 
 def kubeconfig_contexts(kubeconfig: str | None) -> list[str]:
     """Every context name in the kubeconfig, in file order; a one-line error when there is none."""
     path = resolve_kubeconfig(kubeconfig)
     if path is None:
-        raise ClusterError(
+        raise KubeconfigError(
             "--all-contexts needs a kubeconfig (KUBECONFIG is unset and ~/.kube/config does not exist)"
         )
-    try:
-        contexts, _active = kube_config.list_kube_config_contexts(config_file=path)
-    except (ConfigException, OSError, ValueError, TypeError, KeyError) as error:
-        raise ClusterError(f"cannot read the contexts of kubeconfig {path}: {error}") from None
-    names = [str((entry or {}).get("name", "")) for entry in contexts or []]
-    return [name for name in names if name]
+    return context_names(path)[0]  # read bounded; a broken file is one KubeconfigError line
 
 
 def resolve_contexts(kubeconfig: str | None, contexts: Sequence[str], all_contexts: bool) -> list[str]:

@@ -35,15 +35,10 @@ from kubegap.checker.live.bounded_http import (
     read_bounded,
     request_deadline,
 )
-from kubegap.checker.live.kubeconfig import (
-    check_kubeconfig,
-    client_errors,
-    exec_error,
-    load_error,
-    resolve_kubeconfig,
-)
+from kubegap.checker.live.credentials import prepare
+from kubegap.checker.live.kubeconfig import choose_context, clean, load_error, resolve_kubeconfig
 from kubegap.checker.live.request_paths import ReadOnlyViolation, check_path
-from kubegap.errors import ClusterError
+from kubegap.errors import ClusterError, KubeconfigError, KubegapError
 
 __all__ = [
     "ApiError",
@@ -134,7 +129,10 @@ class ReadOnlyClient:
         self._api = kube_client.ApiClient(configuration)
         install_deadlines(self._api.rest_client.pool_manager)
         self._api.user_agent = f"kubegap/{__version__} (read-only)"
-        self.host: str = str(configuration.host)
+        self.host: str = _without_userinfo(str(configuration.host))  # for messages; requests use the original
+        # False for https with insecure-skip-tls-verify: the scan says so once (urllib3 warned on
+        # every connection).
+        self.verifies_tls = bool(configuration.verify_ssl) or not self.host.startswith("https://")
         self.kubeconfig = kubeconfig  # the file(s) read, "" when in-cluster or built by hand
         self.context = context  # the context used, "" when in-cluster
         self.in_cluster = False  # True when auth came from the pod's service account
@@ -151,9 +149,18 @@ class ReadOnlyClient:
 
     @classmethod
     def from_kubeconfig(
-        cls, kubeconfig: str | None = None, context: str | None = None, **options: Any
+        cls,
+        kubeconfig: str | None = None,
+        context: str | None = None,
+        *,
+        credential_deadline: float | None = None,
+        **options: Any,
     ) -> ReadOnlyClient:
-        """Load auth like kubectl: `kubeconfig`, else $KUBECONFIG, else ~/.kube/config, else in-cluster."""
+        """Load auth like kubectl: `kubeconfig`, else $KUBECONFIG, else ~/.kube/config, else in-cluster.
+
+        A credential plugin (exec) must finish by `credential_deadline` (a time.monotonic() value, the
+        scan's), and within a minute in any case; see `credentials` for what else is checked first.
+        """
         configuration = kube_client.Configuration()
         path = resolve_kubeconfig(kubeconfig)
         if path is None:
@@ -169,13 +176,13 @@ class ReadOnlyClient:
                         message(
                             "클러스터 안 설정을 읽지 못했습니다: {error}",
                             "in-cluster config could not be loaded: {error}",
-                            error=str(error),
+                            error=clean(error),
                         )
                     ) from None
                 client = cls(configuration, **options)
                 client.in_cluster = True
                 return client
-            raise ClusterError(
+            raise KubeconfigError(
                 message(
                     "kubeconfig가 없고(KUBECONFIG가 설정되지 않았고 ~/.kube/config도 없음) 클러스터 안에서 "
                     "실행 중도 아닙니다. `kubegap scan --demo`나 `kubegap scan --snapshot FILE`을 써 보세요.",
@@ -184,17 +191,18 @@ class ReadOnlyClient:
                     hint=_DEMO_HINT,
                 )
             )
-        chosen = check_kubeconfig(path, context)  # a clear one-line error for any broken file
+        chosen = choose_context(path, context)  # a clear one-line error for any broken file
+        prepared = prepare(chosen, credential_deadline)  # tokenFile read, exec plugin run, both bounded
         try:
-            with client_errors() as logged:
-                kube_config.load_kube_config(
-                    config_file=path, context=chosen, client_configuration=configuration, persist_config=False
-                )
-        except Exception as error:  # the client raises anything from a bad certificate or exec plugin
+            kube_config.load_kube_config_from_dict(
+                prepared.config, context=chosen.name, client_configuration=configuration, persist_config=False
+            )
+            client = cls(configuration, kubeconfig=path, context=chosen.name, **options)
+        except Exception as error:  # the client raises anything from a bad certificate or data field
             raise load_error(path, context, error) from None
-        if logged:
-            raise exec_error(path, chosen, logged)
-        return cls(configuration, kubeconfig=path, context=str(chosen), **options)
+        if prepared.renew is not None:
+            configuration.refresh_api_key_hook = prepared.renew  # type: ignore[assignment]
+        return client
 
     @property
     def requests(self) -> int:
@@ -266,7 +274,7 @@ class ReadOnlyClient:
                         "{host}의 자격 증명을 갱신하지 못했습니다: {error}",
                         "credentials for {host} could not be refreshed: {error}",
                         host=self.host,
-                        error=str(error),
+                        error=clean(error),
                     )
                 ) from None
             except BodyTooLarge as error:
@@ -293,6 +301,18 @@ class ReadOnlyClient:
                 self._wait(path, 0, attempt, None, deadline)
                 attempt += 1
                 continue
+            except KubegapError:  # a credential plugin that failed while renewing a token: its own line
+                raise
+            except Exception as failure:  # anything else the HTTP stack raises: its text may quote a
+                # header (a token), so only its type is named
+                raise ClusterError(
+                    message(
+                        "GET {path:을} 보내지 못했습니다({kind})",
+                        "GET {path} could not be sent ({kind})",
+                        path=path,
+                        kind=type(failure).__name__,
+                    )
+                ) from None
             if 200 <= status < 300:
                 return self._decode(path, status, body), len(body)
             if status in RETRYABLE_STATUSES and attempt < self.max_retries:
@@ -314,15 +334,16 @@ class ReadOnlyClient:
         self, path: str, query: list[tuple[str, str]], deadline: float, max_bytes: int
     ) -> tuple[int, Mapping[str, str], bytes]:
         """The single place bytes leave: the method is the literal "GET", never a parameter."""
-        method, url, headers, _, _ = self._api.param_serialize(
-            "GET",
-            path,
-            query_params=query,
-            header_params={"Accept": "application/json"},
-            auth_settings=["BearerToken"],
-        )
-        per_operation = max(0.001, min(self.timeout, deadline - time.monotonic()))
-        with request_deadline(deadline):  # cuts off a server that trickles its headers too
+        with request_deadline(deadline):  # cuts off a server that trickles its headers, and bounds a
+            # credential plugin that runs again to renew an expired token (while auth is serialised)
+            method, url, headers, _, _ = self._api.param_serialize(
+                "GET",
+                path,
+                query_params=query,
+                header_params={"Accept": "application/json"},
+                auth_settings=["BearerToken"],
+            )
+            per_operation = max(0.001, min(self.timeout, deadline - time.monotonic()))
             response = self._api.call_api(
                 method, url, header_params=headers, _request_timeout=(per_operation, per_operation)
             )
@@ -481,14 +502,21 @@ class ReadOnlyClient:
                 seconds=f"{self.timeout:g}",
             )
         if isinstance(error, ApiException):
-            said = " ".join(str(error.reason or "").split())
+            said = clean(error.reason or "")
             return message(
                 "TLS 또는 프로토콜 오류: {reason}", "{reason}", reason=said or "TLS or protocol error"
             )
         if isinstance(error, urllib3.exceptions.ProtocolError):
             return message("연결이 끊겼습니다", "the connection was dropped")
-        said = " ".join(str(error).split()) or type(error).__name__
+        said = clean(error) or type(error).__name__
         return message("연결 오류: {reason}", "{reason}", reason=said)
+
+
+def _without_userinfo(url: str) -> str:
+    """A server URL as shown in messages: `https://user:password@host` loses `user:password@`."""
+    scheme, separator, rest = url.partition("://")
+    authority, slash, path = rest.partition("/")
+    return f"{scheme}{separator}{authority.rpartition('@')[2]}{slash}{path}" if separator else url
 
 
 def _parse_retry_after(value: str, fallback: float) -> float:
@@ -513,7 +541,7 @@ def _status_message(path: str, status: int, body: bytes, attempt: int) -> Messag
     except orjson.JSONDecodeError:
         parsed = None
     if isinstance(parsed, dict):
-        detail = " ".join(str(parsed.get("message") or parsed.get("reason") or "").split())
+        detail = clean(parsed.get("message") or parsed.get("reason") or "", 500)
     said = message(
         "GET {path:이} {status:로} 답했습니다", "GET {path} answered {status}", path=path, status=str(status)
     )

@@ -73,6 +73,7 @@ def read_cluster(
         max_retry_wait=bounds.max_retry_wait,
         max_total_retry_wait=bounds.max_total_retry_wait,
         max_page_bytes=bounds.max_page_bytes,
+        credential_deadline=clock.deadline,  # a credential plugin runs inside the scan's budget
     )
     already_sent = active.requests
     try:
@@ -96,6 +97,16 @@ def read_cluster(
                     snapshot.objects[key] = items
                 bar.done(key, len(items or ()), coverage)
         snapshot.requests = active.requests - already_sent
+        if not active.verifies_tls:
+            snapshot.notes.append(
+                message(
+                    "{host}의 TLS 검증을 껐습니다(insecure-skip-tls-verify): "
+                    "API 서버가 누구인지 확인하지 않았습니다",
+                    "TLS verification is off for {host} (insecure-skip-tls-verify): "
+                    "the API server's identity was not checked",
+                    host=active.host,
+                )
+            )
         snapshot.notes.append(_budget_note(clock, snapshot))
         return snapshot
     finally:
