@@ -576,3 +576,17 @@ def test_roles_with_entry_and_worker_templates_keep_apart() -> None:
     assert groups == ["prefill-entry", "prefill-worker", "decode-entry"]
     worker_template = workload.templates[1]
     assert worker_group(workload, worker_template) and not worker_group(workload, workload.templates[0])
+
+
+def test_templates_keep_their_labels_where_an_operator_fills_the_pod() -> None:
+    """KubeRay's probe and KServe's config template are added to a copy of the pod spec: the copy keeps
+    the labels of the template it came from, so PDBs and Services still match its pods."""
+    head = {"metadata": {"labels": {"app": "llm"}}, "spec": {"containers": [_container()]}}
+    worker = {"metadata": {"labels": {"app": "llm", "tier": "gpu"}}, "spec": {"containers": [_container()]}}
+    spec = {
+        "headGroupSpec": {"template": head},
+        "workerGroupSpecs": [{"groupName": "gpu", "template": worker}],
+    }
+    cluster = _workload("ray.io/v1", "RayCluster", spec)
+    assert [t.labels for t in cluster.templates] == [{"app": "llm"}, {"app": "llm", "tier": "gpu"}]
+    assert cluster.templates[0].spec is not head["spec"]  # the copy carrying KubeRay's probe

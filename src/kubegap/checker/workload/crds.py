@@ -186,7 +186,7 @@ def _llm_inference_service(obj: KubeObject, reader: Reader) -> list[Found]:
                     container = {**container, "livenessProbe": _KSERVE_LLM_LIVENESS}
                     reader.manage(kserve_llm_liveness(group))
                 listed.append(container)
-            found.append((group, {**pod, "containers": listed}, max(replicas, 1)))
+            found.append((group, reader.derive({**pod, "containers": listed}, pod), max(replicas, 1)))
     return found
 
 

@@ -119,7 +119,7 @@ def _kuberay_probe(spec: Any, group: str, reader: Reader, serve: bool) -> Any:
         return spec
     reader.manage(kuberay_liveness(group, serve))
     ray = {**listed[0], "livenessProbe": KUBERAY_LIVENESS}
-    return {**mapping(spec), "containers": [ray, *listed[1:]]}
+    return reader.derive({**mapping(spec), "containers": [ray, *listed[1:]]}, spec)
 
 
 def ray_cluster(cluster: Any, reader: Reader, path: str, serve: bool = False) -> list[Found]:

@@ -309,7 +309,7 @@ def workload_of(key: str, obj: KubeObject) -> Workload | None:
             mapping(spec),
             max(replicas, 0),
             gpus_requested(mapping(spec)),
-            labels.get(id(spec), {}),
+            labels.get(reader.origins.get(id(spec), id(spec)), {}),
         )
         for group, spec, replicas in found
     )
