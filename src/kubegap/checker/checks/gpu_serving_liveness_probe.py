@@ -30,6 +30,7 @@ from kubegap.checker.workload.serving import (
     normal_path,
     probe_port,
     ray_based,
+    runs_on_cpu,
     takes_requests,
     worker_group,
 )
@@ -76,7 +77,8 @@ CHECK = CheckMeta(
         "API 프로세스가 혼자 답하는 경로를 보면 실패입니다. 오퍼레이터가 넣는 프로브(NIM의 /v1/health/live, "
         "KServe LLM 템플릿의 /health, Dynamo의 /live, KubeRay의 raylet 점검)는 넣어진 대로 판단하고, Ray "
         "Serve처럼 오퍼레이터가 엔진을 직접 점검하면 통과, KServe 런타임처럼 다른 객체에 있으면 알 수 "
-        "없음입니다. GPU를 다른 파일이 더하는 vLLM·SGLang·TGI 템플릿(런타임, kustomize 베이스)도 봅니다.",
+        "없음입니다. GPU를 다른 파일이 더하는 vLLM·SGLang·TGI 템플릿(런타임, kustomize 베이스)도 보되, CPU "
+        "빌드(CPU 이미지, --device cpu)는 GPU 서버가 아니므로 보지 않습니다.",
         "Looks at the GPU containers that take requests in every GPU workload whose role is serving "
         "(Deployment, StatefulSet, LeaderWorkerSet, StormService, RayClusterFleet, NIMService, "
         "LLMInferenceService, KServe runtimes and more). Taking requests means a containerPort, a flag such "
@@ -91,7 +93,8 @@ CHECK = CheckMeta(
         "operator health-checks the engine itself (Ray Serve) it passes, and where the probe lives in "
         "another "
         "object (a KServe runtime) it is unknown. vLLM, SGLang and TGI templates whose GPUs another file "
-        "adds (runtimes, kustomize bases) are judged too.",
+        "adds (runtimes, kustomize bases) are judged too, unless they are CPU builds (a CPU image, "
+        "--device cpu).",
     ),
     incidents=("fastllm-proxy-2026-09-vllm-engine-deadlock-probe-blind",),
     needs=(),
@@ -130,7 +133,11 @@ def _serving_containers(
     if workload.requests_gpus:
         engines = [c for c in listed if container_requests_gpu(c)]
     else:  # a template for GPU servers whose GPUs another object adds (a runtime, a kustomize base)
-        engines = [c for c in listed if (found := engine_of(c)) is not None and found.name in GPU_ENGINES]
+        engines = [
+            c
+            for c in listed
+            if (found := engine_of(c)) is not None and found.name in GPU_ENGINES and not runs_on_cpu(c)
+        ]
     if workload.managed_for(LIVENESS, template.group) is not None and not ray_based(workload):
         return engines[:1]  # a serving operator builds this container into its model server
     serving = [c for c in engines if takes_requests(c, worker, by_image=not ray_based(workload))]

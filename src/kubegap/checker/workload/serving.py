@@ -130,6 +130,22 @@ def engine_of(container: dict[str, Any], by_image: bool = True) -> Engine | None
     return None
 
 
+# How an engine build for CPUs says so: vLLM's `--device cpu` and its CPU images, SGLang's `--device cpu`,
+# TGI's `*-cpu` images (https://docs.vllm.ai/en/latest/getting_started/installation/cpu.html).
+_DEVICE_FLAGS = ("--device",)
+_DEVICE_VARIABLES = ("VLLM_TARGET_DEVICE",)
+
+
+def runs_on_cpu(container: dict[str, Any]) -> bool:
+    """The engine is a CPU build or told to run on the CPU: it serves without a GPU."""
+    if str(commands_of(container).flag(*_DEVICE_FLAGS) or "").lower() == "cpu":
+        return True
+    env = container_env(container)
+    if any(str(env.get(name) or "").lower() == "cpu" for name in _DEVICE_VARIABLES):
+        return True
+    return "cpu" in tokens(str(container.get("image") or "").rsplit("@", 1)[0])
+
+
 def _port_value(value: Any) -> int:
     text = str(value or "")
     if text.startswith(("http://", "https://")) or ":" in text:  # OLLAMA_HOST=0.0.0.0:11434
