@@ -42,6 +42,8 @@ CODE_WORDS = frozenset(
         "en",
         "main",
         "kubeconfig",
+        "nvidia",  # the container runtime's name (`runtimeClassName: nvidia`)
+        "libnvsandboxutils",  # an NVIDIA driver library
     }
 )
 

@@ -11,6 +11,7 @@ import re
 import sys
 from gettext import gettext
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,8 +19,10 @@ from kubegap import __version__
 from kubegap.cli_help import apply_language, korean_text, walk
 from kubegap.cli_support import resolve_lang
 from kubegap.errors import KubegapError
-from kubegap.knowledge.citations import CHECK_CITATIONS, Citation
 from kubegap.text import LANGS, Lang, did_you_mean
+
+if TYPE_CHECKING:
+    from kubegap.knowledge.citations import Citation
 
 # name -> "module:attribute" of a click command or group
 _SUBCOMMANDS: dict[str, str] = {
@@ -121,7 +124,12 @@ def cli(lang: str | None) -> None:
     """
     # `knowledge validate` cross-checks the checks' citations without the knowledge package importing
     # the checker: the wiring hands it a way to list them.
-    click.get_current_context().meta[CHECK_CITATIONS] = _check_citations
+    # Only that command pays for importing the knowledge package: `--help` and `version` stay light.
+    context = click.get_current_context()
+    if context.invoked_subcommand == "knowledge":
+        from kubegap.knowledge.citations import CHECK_CITATIONS
+
+        context.meta[CHECK_CITATIONS] = _check_citations
 
 
 def _check_citations() -> list[Citation]:

@@ -70,6 +70,7 @@ TERMS = frozenset(
         "medium",
         "never",
         "approximate",
+        "rendezvous",
     }
 )
 
@@ -87,7 +88,9 @@ _EVIDENCE = re.compile(r"  \([^()]*=.*\)$", re.MULTILINE)  # a plain finding lin
 _TOKENS = re.compile(
     r"^(fail|exempted|unknown|pass|not-applicable)  (critical|high|medium|low|info)  ", re.MULTILINE
 )
-_ROLE = re.compile(r"\[역할: [^\]]*\]")
+# A log line or error message quoted in a sentence ("CUDA unknown error") is data, not prose.
+_QUOTED_LATIN = re.compile(r'"[^"\n\uac00-\ud7a3]{1,160}"')
+_ROLE = re.compile(r" *\[역할: [^\]]*\]")
 
 
 def _people_text(text: str) -> str:
@@ -96,6 +99,7 @@ def _people_text(text: str) -> str:
     Markdown's escapes (`rdma\\_shared`, `&lt;`) are undone first: a reader sees the plain characters."""
     text = html.unescape(re.sub(r"\\([\\`*_{}\[\]()#+.!|<>-])", r"\1", text))
     text = _ROLE.sub("", _TOKENS.sub("", text))
+    text = _QUOTED_LATIN.sub(" ", text)
     text = _EVIDENCE.sub("", text)
     if "\n출처\n" in text:  # `incidents show`: source titles are the names of publications
         head, _, tail = text.partition("\n출처\n")

@@ -55,8 +55,8 @@ CHECK = CheckMeta(
     area="networking",
     severity=Severity.high,
     title=text(
-        "인증 없이 열린 GPU 노트북·대시보드",
-        "GPU notebooks and dashboards open without authentication",
+        "GPU 노트북·대시보드의 인증과 노출 범위",
+        "Authentication and exposure of GPU notebooks and dashboards",
     ),
     why=text(
         "Jupyter, Ray 대시보드, TensorBoard는 들어온 사람에게 코드 실행이나 데이터를 내줍니다. Ray "

@@ -17,8 +17,8 @@ CHECK = CheckMeta(
     area="fleet-change",
     severity=Severity.high,
     title=text(
-        "더는 제공되지 않는 API 버전으로 쓴 오브젝트",
-        "Objects in API versions that are no longer served",
+        "오브젝트 API 버전의 제공 여부",
+        "API versions of objects, against those still served",
     ),
     why=text(
         "API 버전은 업그레이드와 함께 사라집니다. 쿠버네티스 1.16은 extensions/v1beta1과 "

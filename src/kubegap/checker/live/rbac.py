@@ -81,6 +81,7 @@ KIND_RESOURCES: dict[str, tuple[str, str]] = {
     "monitoring.coreos.com/PrometheusRule": ("monitoring.coreos.com", "prometheusrules"),
     "monitoring.coreos.com/ServiceMonitor": ("monitoring.coreos.com", "servicemonitors"),
     "monitoring.coreos.com/Prometheus": ("monitoring.coreos.com", "prometheuses"),
+    "networking.k8s.io/Ingress": ("networking.k8s.io", "ingresses"),
     "node.k8s.io/RuntimeClass": ("node.k8s.io", "runtimeclasses"),
     "nvidia.com/ClusterPolicy": ("nvidia.com", "clusterpolicies"),
     "nvidia.com/NVIDIADriver": ("nvidia.com", "nvidiadrivers"),
