@@ -55,9 +55,9 @@ CHECK = CheckMeta(
         "for 85 minutes.",
     ),
     remediation=text(
-        "GPU 서빙 컨테이너에 엔진까지 닿는 경로(vLLM·TGI·TEI·TensorRT-LLM의 /health, SGLang의 "
-        "/health_generate, Triton의 /v2/health/live, NIM의 /v1/health/live, 또는 짧은 생성 요청을 보내는 "
-        "exec 프로브)로 livenessProbe를 두세요. 모델 "
+        "GPU 서빙 컨테이너에 엔진까지 닿는 경로(vLLM·TGI·TEI·TensorRT-LLM의 `/health`, SGLang의 "
+        "`/health_generate`, Triton의 `/v2/health/live`, NIM의 `/v1/health/live`, 또는 짧은 생성 요청을 "
+        "보내는 `exec` 프로브)로 livenessProbe를 두세요. 모델 "
         "로딩이 길면 startupProbe로 시작 시간을 따로 주고, failureThreshold와 timeoutSeconds는 바쁜 엔진이 "
         "재시작되지 않을 만큼 넉넉히 잡으세요.",
         "Give GPU serving containers a liveness probe on a path that reaches the engine (/health on vLLM, "
@@ -176,39 +176,34 @@ def _probe_gap(container: dict[str, Any], spec: dict[str, Any]) -> str:
     return "tcp" if mapping(probe.get("tcpSocket")) else "missing"
 
 
-def _gap_message(name: str, gap: str, filled: Managed | None) -> Message:
+def _gap_message(gap: str, filled: Managed | None) -> Message:
     if gap == "missing":
         return message(
-            "GPU 서빙 컨테이너 {name}에 livenessProbe가 없습니다",
-            "GPU serving container {name} has no liveness probe",
-            name=name,
+            "GPU 서빙 컨테이너에 livenessProbe가 없습니다",
+            "a GPU serving container has no liveness probe",
         )
     if gap == "tcp":
         return message(
-            "GPU 서빙 컨테이너 {name}의 livenessProbe는 TCP 연결만 봅니다",
-            "GPU serving container {name} has only a TCP liveness probe",
-            name=name,
+            "GPU 서빙 컨테이너의 livenessProbe는 TCP 연결만 봅니다",
+            "a GPU serving container has only a TCP liveness probe",
         )
     if gap == "sidecar":
         return message(
-            "GPU 서빙 컨테이너 {name}의 livenessProbe는 엔진이 아니라 사이드카의 포트를 봅니다",
-            "the liveness probe of GPU serving container {name} targets a sidecar's port, not the engine",
-            name=name,
+            "GPU 서빙 컨테이너의 livenessProbe는 엔진이 아니라 사이드카의 포트를 봅니다",
+            "the liveness probe of a GPU serving container targets a sidecar's port, not the engine",
         )
     if filled is not None and filled.known:
         return message(
-            "GPU 서빙 컨테이너 {name}에는 {operator:이} 넣는 livenessProbe뿐인데, 그 경로 {path:은} 엔진을 "
+            "GPU 서빙 컨테이너에는 {operator:이} 넣는 livenessProbe뿐인데, 그 경로 {path:은} 엔진을 "
             "거치지 않습니다",
-            "GPU serving container {name} has only the liveness probe {operator} adds, and {path} does not "
+            "a GPU serving container has only the liveness probe {operator} adds, and {path} does not "
             "reach the engine",
-            name=name,
             operator=filled.operator,
             path=gap,
         )
     return message(
-        "GPU 서빙 컨테이너 {name}의 livenessProbe는 엔진을 거치지 않는 경로 {path:을} 봅니다",
-        "GPU serving container {name} probes {path}, which the API process answers without the engine",
-        name=name,
+        "GPU 서빙 컨테이너의 livenessProbe는 엔진을 거치지 않는 경로 {path:을} 봅니다",
+        "a GPU serving container probes {path}, which the API process answers without the engine",
         path=gap,
     )
 
@@ -228,11 +223,15 @@ def _judge(workload: Workload, services: list[KubeObject]) -> tuple[bool, Findin
                 continue
             gap = _probe_gap(container, template.spec)
             if gap:
-                name = str(container.get("name") or "")
-                evidence: dict[str, object] = {"liveness": gap, "group": template.group}
+                evidence: dict[str, object] = {
+                    "container": str(container.get("name") or "?"),
+                    "liveness": gap,
+                }
+                if template.group:
+                    evidence["group"] = template.group
                 if filled is not None:
                     evidence |= filled.evidence
-                return True, workload_failed(CHECK, workload, _gap_message(name, gap, filled), evidence)
+                return True, workload_failed(CHECK, workload, _gap_message(gap, filled), evidence)
     if hidden is not None:
         said = message(
             "livenessProbe를 이 입력에서 볼 수 없습니다: {how}",
