@@ -30,7 +30,11 @@ from kubegap.checker.snapshot import KubeObject, Snapshot
 # words (`gpud` is not `gpudirect`), image names the image's last path step (`nvcr.io/nvidia/driver`).
 AGENT_ROLES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("dcgm-exporter", ("dcgm-exporter",), ("dcgm-exporter",)),
-    ("device-plugin", ("device-plugin", "amdgpu-dp"), ("k8s-device-plugin", "device-plugin")),
+    (
+        "device-plugin",
+        ("device-plugin", "amdgpu-dp", "gpu-plugin"),
+        ("k8s-device-plugin", "device-plugin", "intel-gpu-plugin"),
+    ),
     ("gpu-feature-discovery", ("gpu-feature-discovery",), ("gpu-feature-discovery",)),
     ("dcgm", ("nvidia-dcgm", "dcgm-hostengine", "dcgm"), ("dcgm",)),
     ("driver", ("nvidia-driver", "nvidia-vgpu-manager", "amdgpu-driver"), ("driver", "nvidia-driver")),

@@ -221,3 +221,10 @@ def tpu_only(spec: dict[str, Any]) -> bool:
         if is_gpu_resource(str(name))
     }
     return bool(asked) and asked <= TPU_RESOURCES
+
+
+def is_patch_fragment(spec: dict[str, Any]) -> bool:
+    """A pod spec from a patch to merge into a base elsewhere (a kustomize overlay or component): some
+    app container has no image, which no real pod can run."""
+    listed = containers(spec, include_init=False)
+    return bool(listed) and any(not container.get("image") for container in listed)

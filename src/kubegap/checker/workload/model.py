@@ -31,12 +31,14 @@ from kubegap.checker.extract.podspec import (
     gpus_requested,
     images,
     is_gpu_resource,
+    is_patch_fragment,
 )
 from kubegap.checker.finding import ObjectRef
 from kubegap.checker.snapshot import KubeObject, Snapshot
 from kubegap.checker.workload._read import Reader
 from kubegap.checker.workload.crds import CRDS, discovered
 from kubegap.checker.workload.kinds import KNOWN
+from kubegap.checker.workload.operators import Managed
 from kubegap.checker.workload.roles import TRAINING, Facts, Role, classify, name_signals
 from kubegap.checker.workload.shell import Commands, commands_of
 from kubegap.checker.workload.unrendered import is_unrendered
@@ -84,6 +86,13 @@ class PodTemplate:
     spec: dict[str, Any]  # the pod spec (always a dict, possibly empty)
     replicas: int  # pods created from this template
     gpus: int  # accelerators requested per pod (GPUs, MIG slices, Neuron, Gaudi, TPU...)
+    labels: dict[str, str] = field(default_factory=dict)  # the pod template's own metadata labels
+
+    @property
+    def pinned_host(self) -> str:
+        """The one node every pod of this template must run on (nodeName, a hostname selector or a
+        required affinity to a single hostname), or ''."""
+        return pinned_host(self.spec)
 
 
 @dataclass(frozen=True)
@@ -96,6 +105,16 @@ class Workload:
     unrendered: tuple[str, ...] = ()  # paths of count and accelerator fields left to a template engine
     role: Role = Role.other
     role_evidence: tuple[str, ...] = field(default=())
+    managed: tuple[Managed, ...] = ()  # fields its operator fills into the pods (see `operators`)
+    fragment: bool = False  # a patch (kustomize component, strategic merge): containers without images
+
+    def managed_for(self, aspect: str, group: str) -> Managed | None:
+        """What fills `aspect` (LIVENESS, RESOURCES) of the template `group`, when an operator does."""
+        return next((m for m in self.managed if m.aspect == aspect and m.group == group), None)
+
+    @property
+    def gpu_pods(self) -> int:
+        return sum(template.replicas for template in self.templates if template.gpus > 0)
 
     @property
     def requests_gpus(self) -> bool:
@@ -234,6 +253,52 @@ def _template_labels(obj: KubeObject) -> dict[str, str]:
     return labels
 
 
+_HOSTNAME = "kubernetes.io/hostname"
+
+
+def pinned_host(spec: dict[str, Any]) -> str:
+    """The single node a pod spec is tied to, or '' when it may run on several."""
+    if spec.get("nodeName"):
+        return str(spec["nodeName"])
+    selected = mapping(spec.get("nodeSelector")).get(_HOSTNAME)
+    if selected:
+        return str(selected)
+    required = dig(spec, "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
+    terms = items(dig(required, "nodeSelectorTerms"))
+    hosts = set()
+    for term in terms:
+        values = [
+            expression.get("values")
+            for expression in items(term.get("matchExpressions"))
+            if expression.get("key") == _HOSTNAME and expression.get("operator") == "In"
+        ]
+        if not values or not isinstance(values[0], list):
+            return ""
+        hosts |= {str(value) for value in values[0]}
+    return next(iter(hosts)) if len(hosts) == 1 else ""
+
+
+def _labels_by_spec(obj: KubeObject) -> dict[int, dict[str, str]]:
+    """id(pod spec) -> the labels of the PodTemplateSpec holding it, for every template in the object."""
+    found: dict[int, dict[str, str]] = {}
+
+    def walk(node: Any) -> None:
+        if isinstance(node, list):
+            for value in node:
+                walk(value)
+        elif isinstance(node, dict):
+            inner = node.get("spec")
+            labels = mapping(dig(node, "metadata", "labels"))
+            if isinstance(inner, dict) and labels and node is not obj:
+                found[id(inner)] = {str(k): str(v) for k, v in labels.items()}
+            for key, value in node.items():
+                if key not in ("metadata", "status"):
+                    walk(value)
+
+    walk(obj.get("spec"))
+    return found
+
+
 @dataclass(frozen=True)
 class _TemplateShape:
     """What a workload reads from one pod template's containers alone, whichever object holds them."""
@@ -326,10 +391,19 @@ def workload_of(key: str, obj: KubeObject, shapes: ShapeCache | None = None) -> 
         return None
     shapes = shapes or ShapeCache()
     owner = ref(obj)
-    specs = [(group, mapping(spec), replicas) for group, spec, replicas in found]
-    shaped = [shapes.shape(group, spec) for group, spec, _ in specs]
+    labels = _labels_by_spec(obj)
+    specs = [(group, spec, replicas) for group, spec, replicas in found]
+    shaped = [shapes.shape(group, mapping(spec)) for group, spec, _ in specs]
     templates = tuple(
-        PodTemplate(owner, key, group, spec, max(replicas, 0), shape.gpus)
+        PodTemplate(
+            owner,
+            key,
+            group,
+            mapping(spec),
+            max(replicas, 0),
+            shape.gpus,
+            labels.get(reader.origins.get(id(spec), id(spec)), {}),
+        )
         for (group, spec, replicas), shape in zip(specs, shaped, strict=True)
     )
     for shape in shaped:
@@ -342,6 +416,7 @@ def workload_of(key: str, obj: KubeObject, shapes: ShapeCache | None = None) -> 
     env: dict[str, str] = {}
     for shape in shaped:
         env.update(shape.env)
+    fragment = key not in CRDS and any(is_patch_fragment(template.spec) for template in templates)
     facts = Facts(
         kind_key=key,
         name=name_of(obj),
@@ -362,7 +437,18 @@ def workload_of(key: str, obj: KubeObject, shapes: ShapeCache | None = None) -> 
         node_diagnostic=_node_diagnostic(key, templates, distributed),
     )
     role, evidence = shapes.role(facts, shaped, entrypoint)
-    result = Workload(owner, key, obj, templates, distributed, tuple(reader.unrendered), role, evidence)
+    result = Workload(
+        owner,
+        key,
+        obj,
+        templates,
+        distributed,
+        tuple(reader.unrendered),
+        role,
+        evidence,
+        tuple(reader.managed),
+        fragment,
+    )
     result.__dict__["commands"] = commands  # the cached property, already worked out above
     return result
 
