@@ -132,7 +132,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
                 exporter.ref,
                 message(
                     "이 매니페스트에는 ServiceMonitor도 PodMonitor도 없어, {name:을} 긁는 설정이 다른 "
-                    "파일에 있는지 알 수 없습니다(함께 검사하면 판단합니다)",
+                    "파일에 있는지 알 수 없습니다(함께 스캔하면 판단합니다)",
                     "these manifests hold no ServiceMonitor or PodMonitor, so whether another file scrapes "
                     "{name} cannot be told (scan them together)",
                     name=exporter.ref.display(),

@@ -169,7 +169,7 @@ def dynamo_liveness(group: str) -> Managed:
         "Dynamo operator",
         "the Dynamo operator gives each worker a liveness probe on /live of its system port (9090), "
         "which canary health checks keep honest",
-        "Dynamo 오퍼레이터가 워커마다 시스템 포트(9090)의 /live에 livenessProbe를 두고, 카나리 헬스 체크가 "
+        "Dynamo 오퍼레이터가 워커마다 시스템 포트(9090)의 /live에 livenessProbe를 두고, 카나리 상태 점검이 "
         "그 상태를 갱신합니다",
         DYNAMO_PROBES,
         True,
