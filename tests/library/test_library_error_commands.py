@@ -51,6 +51,28 @@ def test_show_resolves_a_pasted_dmesg_line(capsys: pytest.CaptureFixture[str]) -
     assert "gpu-allocatable-below-capacity" in data["checks"]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("XID79", "xid-79"),
+        ("xid-79", "xid-79"),
+        ("Xid 79:", "xid-79"),
+        (
+            "NCCL WARN NET/IB : Got completion from peer 10.0.0.2<55004> with error 12, opcode 0, len 0, "
+            "vendor err 129",
+            "nccl-ib-completion-error",
+        ),
+    ],
+)
+def test_show_resolves_any_spelling_and_nccl_lines(
+    capsys: pytest.CaptureFixture[str], text: str, expected: str
+) -> None:
+    code, out, err = run(capsys, "errors", "show", text, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data if isinstance(data, dict) else data[0])["id"] == expected
+
+
 def test_unknown_text_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "errors", "show", "the printer is on fire")
     assert code != 0 and out == ""
