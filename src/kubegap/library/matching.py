@@ -9,6 +9,12 @@ Three kinds of evidence are united:
 3. an error-catalog entry whose pattern the text contains (`Xid 79`, `NCCL WARN ... timeout`): the
    incidents the entry links rank right after exact signatures.
 
+Which incidents count as results: every one with a signature or catalog match, every one with all
+of the reader's content words, and those with some of them that score at least `PARTIAL_FLOOR` of
+the best word score. A question ranks every incident that shares a word with it, but "how many
+results" and the facet and recurring-component panels describe the incidents that answer it, not
+the hundreds that share one common word (`GPU`, `training`).
+
 Facet filters are applied afterwards on bit sets, so one scoring serves every filter combination.
 """
 
@@ -31,6 +37,9 @@ Runner = Callable[[sql.Statement], list[tuple]]
 
 SIGNATURE_BONUS = 1_000_000.0
 CATALOG_BONUS = 100_000.0
+# An incident with only some of the reader's words is a result when its score is at least this share
+# of the best word score (bench/eval_search.py: keeps every relevant incident of the judged top fives).
+PARTIAL_FLOOR = 0.1
 
 
 @dataclass(frozen=True)
@@ -116,12 +125,14 @@ def match_text(
         final[rowid] += SIGNATURE_BONUS
     for rowid in error_incidents(list(errors)):
         final[rowid] += CATALOG_BONUS
-    matching = final > 0
+    complete = (scored.matched >= max(1, scored.group_count)) & (final > 0)
+    strong = final >= CATALOG_BONUS
+    floor = PARTIAL_FLOOR * float(scored.scores.max()) if len(scored.scores) else 0.0
+    matching = (final > 0) & (complete | strong | (scored.scores >= floor))
     if not matching.any():
         return TextMatches(0, {}, words=plan.words, scored=scored, final=final)
+    final = final * matching  # a rowid below the floor is no result: `best` never lists it
     mask = _mask(matching, size)
-    complete = scored.matched >= max(1, scored.group_count)
-    strong = final >= CATALOG_BONUS
     full_mask = _mask(complete | strong, size)
     relaxed = scored.group_count > 1 and not full_mask
     return TextMatches(mask, found, full_mask, relaxed, errors, plan.words, scored, final)
