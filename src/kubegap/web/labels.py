@@ -25,6 +25,7 @@ _WEB_LABELS: dict[str, tuple[str, str]] = {
     "lang.switch.label": ("Read this page in English", "이 페이지를 한국어로 보기"),
     "tab.incidents": ("사례", "Incidents"),
     "tabs.label": ("둘러보기", "Browse by"),
+    "facets.jump": ("원인·구성 요소·증상으로 좁히기 ↓", "Narrow by cause, component, symptom ↓"),
     "facet.by": ("{facet}별", "By {facet}"),
     "search.label": ("사례 검색", "Search incidents"),
     "search.placeholder": (

@@ -111,7 +111,7 @@ def build_list_page(site: Site, state: ListState) -> ListPage:
     query, tab, view, lang = result.query, state.tab, state.view, state.query.lang
     taxonomy = site.knowledge.taxonomy
     toggles: dict[tuple[str, str], str] = {}
-    toggler = urls.Toggler(query, tab, view)
+    toggler = urls.Toggler(query, tab, view, taxonomy)
 
     def toggle(facet: str, term: str) -> str:
         """One URL per value and page: the same term sits on many cards and in the facet tree."""
