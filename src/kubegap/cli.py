@@ -10,6 +10,7 @@ import importlib
 import re
 import sys
 from gettext import gettext
+from pathlib import Path
 
 import click
 
@@ -113,7 +114,11 @@ _help_lang: Lang | None = None
     help="Language of every subcommand (default: $KUBEGAP_LANG, else the locale, else en).",
 )
 def cli(lang: str | None) -> None:
-    """Learn from public AI-infrastructure outages; find the same gaps in your cluster, read-only."""
+    """Learn from public AI-infrastructure outages; find the same gaps in your cluster, read-only.
+
+    Exit codes: 0 fine, 1 fails at or above --fail-on (scan), 2 usage or input error, 3 a cluster
+    could not be read (unreachable, refused, timed out).
+    """
     # `knowledge validate` cross-checks the checks' citations without the knowledge package importing
     # the checker: the wiring hands it a way to list them.
     click.get_current_context().meta[CHECK_CITATIONS] = _check_citations
@@ -168,6 +173,11 @@ def _error(text: str, lang: str) -> None:
     click.echo(f"{'오류' if lang == 'ko' else 'Error'}: {text}", err=True)
 
 
+def prog_name(invoked_as: str) -> str:
+    """`kubectl gap` when run as the kubectl plugin (`kubectl-gap` on PATH), else `kubegap`."""
+    return "kubectl gap" if Path(invoked_as).name.split(".")[0] == "kubectl-gap" else "kubegap"
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: every KubegapError becomes one line on stderr and its exit code, never a traceback."""
     global _help_lang
@@ -176,7 +186,8 @@ def main(argv: list[str] | None = None) -> None:
     apply_language(cli, "", lang)
     try:
         # In non-standalone mode click returns the code of a raised `click.exceptions.Exit`.
-        code = cli.main(args=argv, prog_name="kubegap", standalone_mode=False)
+        name = prog_name(sys.argv[0] if sys.argv else "")
+        code = cli.main(args=argv, prog_name=name, standalone_mode=False)
         if isinstance(code, int) and code:
             sys.exit(code)
     except KubegapError as error:

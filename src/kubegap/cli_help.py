@@ -20,7 +20,11 @@ from rich.cells import cell_len
 from kubegap.text import Lang
 
 _KO: dict[str, str] = {
-    "": "공개된 AI 인프라 장애에서 배우고, 같은 빈틈을 내 클러스터에서 읽기 전용으로 찾습니다.",
+    "": (
+        "공개된 AI 인프라 장애에서 배우고, 같은 빈틈을 내 클러스터에서 읽기 전용으로 찾습니다.\n\n"
+        "종료 코드: 0 정상, 1 --fail-on 이상의 실패가 있음(scan), 2 사용법이나 입력 오류, "
+        "3 클러스터를 읽지 못함(닿지 않음, 거부, 시간 초과)."
+    ),
     "* --help": "이 도움말을 보여 주고 끝냅니다.",
     "* --version": "버전을 보여 주고 끝냅니다.",
     "* --lang": "언어(기본값: $KUBEGAP_LANG, 없으면 로캘, 그것도 없으면 en).",
@@ -119,7 +123,10 @@ _KO: dict[str, str] = {
         "공개 사례 뒤에 있던 빈틈을 클러스터에서 찾습니다(라이브, --snapshot, --manifests, --demo).\n\n"
         "PATHS는 --manifests처럼 매니페스트 파일이나 폴더입니다(그래서 `kubegap scan k8s/*.yaml`과 "
         "pre-commit 훅이 동작합니다). --context를 둘 이상 주거나 --all-contexts를 주면 플릿을 스캔해, "
-        "클러스터 × 검사 행렬 하나로 보고합니다."
+        "클러스터 × 검사 행렬 하나로 보고합니다.\n\n"
+        "종료 코드: 0 --fail-on 이상의 열린 실패가 없음, 1 하나 이상 있음, 2 사용법이나 입력 오류(잘못된 "
+        "플래그, 없는 검사, 파싱할 수 없는 파일, Kubernetes 오브젝트가 없는 입력, 쓸 수 없는 보고서 경로), "
+        "3 클러스터를 읽지 못함(닿지 않음, 거부, 시간 초과)."
     ),
     "scan --snapshot": "스냅숏 파일이나 폴더.",
     "scan --manifests": "매니페스트 파일이나 폴더.",
@@ -128,6 +135,10 @@ _KO: dict[str, str] = {
     "scan --width": "표의 열 수(기본값: 터미널 너비).",
     "scan --output": "보고서를 파일에 씁니다.",
     "scan --fail-on": "이 심각도 이상의 열린 실패가 있으면 1로 끝납니다.",
+    "scan --all": (
+        "표와 plain 형식에서 실패만이 아니라 모든 점검과 결과(통과, 해당 없음, 판단 불가), 고치는 법, "
+        "사례, 읽은 범위까지 보여 줍니다."
+    ),
     "scan --status": "이 상태만 보여 줍니다.",
     "scan --min-severity": "이 심각도 이상만 보여 줍니다.",
     "scan --no-annotation-exemptions": "kubegap.io/ignore 어노테이션을 무시합니다.",

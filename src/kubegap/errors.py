@@ -1,6 +1,8 @@
 """The one error vocabulary. Every expected failure is a KubegapError subclass, shown as:
 
-- CLI: a single line `Error: ...` on stderr and the exit code (2 unless a subclass says otherwise);
+- CLI: a single line `Error: ...` on stderr and the exit code: 2 for a usage or input error, 3 when a
+  cluster could not be read (unreachable, refused, timed out); 1 is kept for fails at or above
+  `--fail-on` (and an invalid knowledge base);
 - HTTP: the JSON shape `{"error": {"code", "message"}}` or a friendly page, with `http_status`;
 - MCP: a tool result with `isError` and the same one-line message.
 """
@@ -66,14 +68,16 @@ class InputError(KubegapError):
 
 
 class ClusterError(KubegapError):
-    """The cluster could not be reached or refused us (no kubeconfig, unreachable, forbidden)."""
+    """The cluster could not be read: unreachable, refused us, or timed out (exit code 3)."""
 
     code = "cluster-unavailable"
+    exit_code = 3
     http_status = 502
 
 
 class KubeconfigError(ClusterError):
-    """A kubeconfig that cannot be used: missing, malformed, without the context, or failing auth."""
+    """A kubeconfig that cannot be used: missing, malformed, without the context (an input error, exit 2)."""
 
     code = "kubeconfig-invalid"
+    exit_code = 2
     http_status = 400

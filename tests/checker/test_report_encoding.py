@@ -36,7 +36,16 @@ HOSTILE = [
     "&lt;b&gt; &amp;",
     "<a href='https://evil.example'>x</a>",
 ]
-TERMINAL = ["\x1b[2J\x1b]0;pwned\x07", "evil\u202egnp.exe", "zero\u200bwidth", "[bold red]markup[/]"]
+TERMINAL = [
+    "\x1b[2J\x1b]0;pwned\x07",
+    "evil\u202egnp.exe",
+    "zero\u200bwidth",
+    "[bold red]markup[/]",
+    "c1\x9bcontrol",
+    "x\nfail  critical  forged-check  Pod/kube-system/forged  a fake gap\n",
+    "y\r\x1b[1Afail  critical  forged-check  overwritten",
+]
+FORGED = "forged-check"
 
 
 def _hostile_findings(snapshot: Snapshot) -> Iterable[Finding]:
@@ -112,6 +121,32 @@ def test_the_terminal_gets_no_control_bytes_and_no_markup(color: bool) -> None:
     assert "\u202e" not in output and "\u200b" not in output
     assert "\\x1b[2J" in output and "\\u202e" in output  # shown, not dropped
     assert "[bold red]markup[/]" in output  # a name's brackets are text, not rich markup
+
+
+@pytest.mark.parametrize("fmt", ["table", "plain", "tsv", "markdown"])
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_no_text_format_lets_a_name_forge_a_line_or_steer_the_terminal(fmt: str, lang: str) -> None:
+    """A newline, CR or ESC in a name is shown as an escape: no line of output starts a fake verdict."""
+    output = render(_report(), fmt, lang)
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]", output)
+    for line in output.splitlines():
+        assert not re.match(r"[\\s|│┃]*(\\S+\\s+)?fail\\s+critical\\s+forged", line), line
+    assert "x\\nfail" in output  # the newline is shown as an escape, not dropped or obeyed
+    if fmt != "table":  # the table may fold a long name; elsewhere it is whole
+        assert f"x\\nfail  critical  {FORGED}" in output
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_json_formats_escape_what_a_terminal_or_bidi_viewer_would_act_on(fmt: str) -> None:
+    output = render(_report(), fmt)
+    assert not re.search(
+        "[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]", output.replace("\n", "")
+    )
+    assert "\\u202e" in output and "\\u009b" in output  # written as escapes: the same string to a parser
+    document = json.loads(output)
+    if fmt == "json":
+        names = {finding["object"]["name"] for finding in document["findings"]}
+        assert "evil\u202egnp.exe" in names and "c1\x9bcontrol" in names
 
 
 def test_visible_escapes_only_what_is_invisible() -> None:

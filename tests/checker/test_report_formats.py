@@ -8,6 +8,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+import yaml
 from engine_helpers import INCIDENT, make_check, make_meta, node, snapshot_of
 
 from kubegap.checker.finding import Finding, ObjectRef, Severity, Status
@@ -62,7 +63,20 @@ def test_json_validates_against_the_published_schema_and_keeps_exemptions() -> N
     document = json.loads(render(report, "json", "ko", "https://library.example"))
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
     jsonschema.validate(document, SCHEMA, cls=jsonschema.Draft202012Validator)
-    assert document["schemaVersion"] == "1.2" and document["lang"] == "ko"
+    assert document["schemaVersion"] == "1.3" and document["lang"] == "ko"
+    summary = document["summary"]
+    assert summary["checkCounts"] == {
+        "fail": 2,
+        "unknown": 1,
+        "pass": 0,
+        "not-applicable": 0,
+        "out-of-reach": 0,
+    }
+    assert sum(summary["checkCounts"].values()) == summary["checks"] == 3  # one unit: checks
+    assert [(group["cause"], group["checks"]) for group in summary["unknownGroups"]] == [
+        ("forbidden", ["blocked"])
+    ]
+    assert "kubegap rbac" in summary["unknownGroups"][0]["message"]
     assert document["scan"]["mode"] == "manifests"
     leaky = next(f for f in document["findings"] if f["checkId"] == "leaky" and f["status"] == "fail")
     assert leaky["exemptedBy"].startswith("exemption") and leaky["object"]["file"] == "deploy/train.yaml"
@@ -117,16 +131,19 @@ def test_sarif_marks_exempted_fails_as_suppressed() -> None:
 def test_markdown_has_counts_gaps_fixes_incidents_unknowns_and_coverage() -> None:
     output = render(_report(), "markdown")
     assert output.startswith("## kubegap scan")
-    assert "**2** fail" in output and "### Gaps found" in output and "`leaky`" in output
+    assert "**3 checks: 2 with a gap, 1 unknown, 0 passed, 0 not applicable**" in output  # in checks
+    assert "Findings: 2 gaps, 0 exempted, 2 unknown, 1 pass, 0 not applicable" in output  # in findings
+    assert "### Gaps found" in output and "`leaky`" in output
+    assert "`deploy/train.yaml:4`" in output  # where the object is defined
     assert "Fix leaky like this" in output and "127.0.0.1" not in output  # no server configured: sources
     linked = render(_report(), "markdown", base_url="https://library.example")
     assert f"https://library.example/en/incidents/{INCIDENT}" in linked
-    assert "### Could not decide" in output and "not-decidable" in output
+    assert "<summary>Could not decide</summary>" in output and "not-decidable" in output
     assert "403 Forbidden" in output and "skipped 1 object(s) with no kind" in output
 
 
 def test_table_shows_checks_findings_coverage_and_summary_in_both_languages() -> None:
-    english = render(_report(), "table", "en")
+    english = render(_report(), "table", "en", full=True)
     for expected in (
         "Checks",
         "leaky",
@@ -134,10 +151,14 @@ def test_table_shows_checks_findings_coverage_and_summary_in_both_languages() ->
         "Coverage:",
         "apps/DaemonSet",
         "forbidden",
-        "Summary:",
+        "3 checks: 2 with a gap, 1 unknown",
+        "Node/gpu-b",  # --all lists passes too
     ):
         assert expected in english, expected
-    assert "Node/gpu-a" in english and "Node/gpu-b" not in english  # passes are counted, not listed
+    compact = render(_report(), "table", "en")
+    assert "Node/gpu-a" in compact and "Node/gpu-b" not in compact  # passes are counted, not listed
+    assert "Fix leaky like this" not in compact and "Coverage:" not in compact
+    assert "1 check unknown: reading DaemonSet was refused (403)" in " ".join(compact.split())
     korean = render(_report(), "table", "ko")
     assert "틈 발견" in korean and "Title of leaky (ko)" in korean
     colored = render(_report(), "table", "en", color=True)
@@ -167,3 +188,62 @@ def test_real_world_manifests_render_valid_reports_with_the_shipped_checks(share
     ]
     for fmt in ("table", "markdown"):
         assert render(report, fmt, "ko").strip()
+
+
+_HUGE_DNS = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: coredns, namespace: kube-system}
+spec:
+  replicas: REPLICAS
+  template:
+    metadata: {labels: {k8s-app: kube-dns}}
+    spec: {containers: [{name: coredns, image: registry.k8s.io/coredns/coredns:v1.11.1}]}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: other, namespace: kube-system}
+spec: {minAvailable: 1, selector: {matchLabels: {app: other}}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("written", "value"),
+    [("0x1ffffffffffffffffffff", 0x1FFFFFFFFFFFFFFFFFFFF), ("1_180_591_620_717_411_303_424", 2**70)],
+)
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_integers_past_64_bits_are_written_exactly_not_a_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], written: str, value: int, fmt: str
+) -> None:
+    """YAML hex or underscores (and snapshots, live bodies) can hold any integer; orjson writes 64 bits."""
+    from kubegap.cli import main
+
+    manifest = tmp_path / "dns.yaml"
+    manifest.write_text(_HUGE_DNS.replace("REPLICAS", written))
+    with pytest.raises(SystemExit) as exited:
+        main(["scan", str(manifest), "-f", fmt, "--check", "coredns-redundancy", "--fail-on", "never"])
+    captured = capsys.readouterr()
+    assert exited.value.code == 0, captured.err
+    document = json.loads(captured.out)
+    if fmt == "json":
+        evidence = [finding["evidence"] for finding in document["findings"]]
+    else:
+        evidence = [result["properties"]["evidence"] for result in document["runs"][0]["results"]]
+    assert {"replicas": str(value), "pdb": False} in evidence  # the exact value, as its digits
+
+
+def test_a_snapshot_integer_past_64_bits_renders_in_every_format(tmp_path: Path) -> None:
+    from kubegap.checker.scanning import ScanRequest, run_scan
+
+    snapshot = {
+        "apiVersion": "kubegap.io/v1",
+        "kind": "Snapshot",
+        "coverage": {"apps/Deployment": "read", "policy/PodDisruptionBudget": "read"},
+        "items": list(yaml.safe_load_all(_HUGE_DNS.replace("REPLICAS", str(-(2**80))))),
+    }
+    path = tmp_path / "cluster.json"
+    path.write_text(json.dumps(snapshot))
+    report = run_scan(ScanRequest(snapshot_paths=[str(path)], check_ids=["coredns-redundancy"]))
+    for fmt in FORMATS:
+        assert render(report, fmt), fmt
+    assert json.loads(render(report, "json"))["findings"][0]["evidence"]["replicas"] == str(-(2**80))

@@ -163,12 +163,10 @@ def test_selecting_checks_by_id_and_coverage_table() -> None:
 
 def test_manifest_locations_are_attached_to_findings() -> None:
     snapshot = snapshot_of(node("a", gap=True), mode="manifests")
-    snapshot.locations[("Node", "", "a")] = ("deploy/nodes.yaml", 7)
+    snapshot.locations[("Node", "", "a")] = ("deploy/nodes.yaml", 7, 2)
     report = run_checks(snapshot, checks=[make_check(make_meta())])
-    assert (report.findings[0].object.source_file, report.findings[0].object.source_line) == (
-        "deploy/nodes.yaml",
-        7,
-    )
+    found = report.findings[0].object
+    assert (found.source_file, found.source_line, found.source_document) == ("deploy/nodes.yaml", 7, 2)
 
 
 def test_report_carries_source_fields() -> None:
@@ -184,3 +182,47 @@ def test_report_carries_source_fields() -> None:
     )
     assert report.notes == ["skipped 1 object(s) with no kind"]
     assert report.schema_version and report.kubegap_version and report.started_at <= report.finished_at
+
+
+def _dns_like(snapshot: Snapshot) -> Iterable[Finding]:
+    """Like coredns-redundancy: one replica is a gap whatever PDBs exist; "no PDB" needs the PDBs read."""
+    ref = ObjectRef("Deployment", "coredns", "kube-system", "apps/v1")
+    yield Finding(
+        "dns-like",
+        Status.failed,
+        Severity.medium,
+        ref,
+        "cluster DNS has 1 replica",
+        {"replicas": 1},
+        holds_without=("policy/PodDisruptionBudget",),
+    )
+    if not snapshot.of("policy/PodDisruptionBudget"):
+        yield Finding(
+            "dns-like", Status.failed, Severity.medium, ref, "cluster DNS has no PodDisruptionBudget"
+        )
+
+
+def test_a_fail_that_holds_whatever_an_unread_kind_holds_is_still_a_fail() -> None:
+    meta = make_meta("dns-like", needs=("apps/Deployment", "policy/PodDisruptionBudget"))
+    snapshot = snapshot_of(node("a"))
+    snapshot.coverage["apps/Deployment"] = KindCoverage(Coverage.read)
+    snapshot.coverage["policy/PodDisruptionBudget"] = KindCoverage(
+        Coverage.not_collected, "not in this snapshot"
+    )
+    report = run_checks(snapshot, checks=[make_check(meta, _dns_like)])
+    said = [(finding.status.value, str(finding.message)) for finding in report.findings]
+    assert ("fail", "cluster DNS has 1 replica") in said  # kept: it holds whatever PDBs exist
+    assert ("fail", "cluster DNS has no PodDisruptionBudget") not in said  # dropped: it rests on the PDBs
+    assert any(status == "unknown" and "PodDisruptionBudget" in text for status, text in said)
+    assert report.checks[0].status is Status.failed
+
+
+def test_without_the_declaration_an_unread_need_leaves_the_check_unknown() -> None:
+    def plain(snapshot: Snapshot) -> Iterable[Finding]:
+        yield Finding("plain", Status.failed, Severity.high, ObjectRef("Node", "a"), "looks like a gap")
+
+    snapshot = snapshot_of(node("a"))
+    snapshot.coverage["policy/PodDisruptionBudget"] = KindCoverage(Coverage.forbidden, "403")
+    meta = make_meta("plain", needs=("Node", "policy/PodDisruptionBudget"))
+    report = run_checks(snapshot, checks=[make_check(meta, plain)])
+    assert [finding.status for finding in report.findings] == [Status.unknown]

@@ -58,7 +58,8 @@ def test_exit_codes(
 ) -> None:
     code, out, err = _run(["scan", "--snapshot", str(_snapshot_file(tmp_path, gap=gap)), *extra], capsys)
     assert code == expected, err
-    assert "Summary:" in out
+    checked = 1 if "--check" in extra else 2
+    assert f"{checked} check" in out and "Findings:" in out  # the summary, in checks and in findings
 
 
 @pytest.mark.usefixtures("fake_checks")
@@ -233,3 +234,57 @@ def test_a_folder_with_unreadable_files_names_them_everywhere_and_exits_2(
     (folder / "broken.yaml").unlink()
     (folder / "chart.yaml").unlink()
     assert _run(["scan", str(folder), "-f", "plain", "--fail-on", "never"], capsys)[0] == 0
+
+
+def test_a_file_with_no_kubernetes_object_exits_2_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Scanning Helm values by mistake used to exit 0 having checked nothing."""
+    values = tmp_path / "values.yaml"
+    values.write_text("replicaCount: 2\nimage: {repository: vllm/vllm-openai}\n")
+    code, out, err = _run(["scan", str(values)], capsys)
+    assert code == 2 and out == ""
+    said = "no Kubernetes object found, nothing was checked (--skip-unreadable accepts such input)"
+    assert err == f"Error: {values}: {said}\n"
+    code, out, err = _run(["scan", str(values), "--lang", "ko"], capsys)
+    assert code == 2 and err.startswith("오류: ") and "Kubernetes 오브젝트가 없어" in err
+    code, out, _ = _run(["scan", str(values), "--skip-unreadable"], capsys)  # the pre-commit hook's way
+    assert code == 0 and "no Kubernetes objects found" in " ".join(out.split())
+
+
+@pytest.mark.usefixtures("fake_checks")
+def test_output_into_a_missing_folder_is_refused_before_the_scan(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kubegap.checker import scanning
+
+    def no_scan(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the scan ran although its report could not be written")
+
+    monkeypatch.setattr(scanning, "run_scan", no_scan)
+    target = tmp_path / "missing" / "report.json"
+    code, out, err = _run(
+        ["scan", "--snapshot", str(_snapshot_file(tmp_path, gap=True)), "-o", str(target)], capsys
+    )
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err == f"Error: {target}: cannot write report: folder {target.parent} does not exist\n"
+    assert not target.parent.exists()
+    code, _, err = _run(["scan", "--snapshot", "x.json", "-o", str(target), "--lang", "ko"], capsys)
+    assert (code, err) == (2, f"오류: {target}: 보고서를 쓸 수 없습니다(없는 폴더: {target.parent})\n")
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_help_documents_every_exit_code(capsys: pytest.CaptureFixture[str], lang: str) -> None:
+    for args in (["--help"], ["scan", "--help"]):
+        code, out, _ = _run(["--lang", lang, *args], capsys)
+        flat = " ".join(out.split())
+        assert code == 0
+        label = "종료 코드: 0" if lang == "ko" else "Exit codes: 0"
+        assert label in flat and all(f" {number} " in flat for number in ("1", "2", "3")), flat
+
+
+def test_the_readme_documents_every_exit_code() -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Exit codes", 1)[1].split("\n#", 1)[0]
+    for code in ("`0`", "`1`", "`2`", "`3`"):
+        assert f"| {code} |" in section, code

@@ -168,9 +168,9 @@ def test_manifests_multi_document_with_file_and_line(tmp_path: Path) -> None:
     path.write_text(MULTI_DOC)
     snapshot = load_manifests([path])
     assert snapshot.mode == "manifests"
-    assert snapshot.locations[("apps/DaemonSet", "gpu", "dcgm-exporter")] == (str(path), 2)
-    assert snapshot.locations[("DaemonSet", "gpu", "dcgm-exporter")] == (str(path), 2)
-    assert snapshot.locations[("ConfigMap", "", "counters")] == (str(path), 12)
+    assert snapshot.locations[("apps/DaemonSet", "gpu", "dcgm-exporter")] == (str(path), 2, 1)
+    assert snapshot.locations[("DaemonSet", "gpu", "dcgm-exporter")] == (str(path), 2, 1)
+    assert snapshot.locations[("ConfigMap", "", "counters")] == (str(path), 12, 3)  # in the third document
     assert snapshot.of("Secret") == []
     assert snapshot.status_of("Node").status is Coverage.absent
     assert any("2 document(s) that are not Kubernetes objects" in note for note in snapshot.notes)
@@ -290,5 +290,5 @@ def test_real_world_manifests_load_without_errors(shared_dir: Path) -> None:
     snapshot = load_manifests([folder])
     assert len(snapshot.of("apps/DaemonSet")) >= 20
     assert snapshot.of("Secret") == []
-    for key, (file, line) in snapshot.locations.items():
-        assert Path(file).is_file() and line >= 1, key
+    for key, (file, line, document) in snapshot.locations.items():
+        assert Path(file).is_file() and line >= 1 and document >= 1, key

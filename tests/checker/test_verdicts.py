@@ -162,10 +162,17 @@ def test_the_summaries_count_held_back_checks_and_name_the_fix_in_both_languages
         and "ClusterRole을" in korean
         and "`kubegap rbac`" in korean
     )
-    table = render(report, "table", "en")
-    assert "3 checks are unknown" in " ".join(table.split())
-    assert "점검 항목 3개가" in " ".join(render(report, "table", "ko").split())
-    assert english in render(report, "markdown", "en")
+    # every text format says it as one line per cause, the 403 first with its fix
+    forbidden = "2 checks unknown: reading PyTorchJob was refused (403). Fix: `kubegap rbac`"
+    malformed = "1 check unknown: RayJob could not be read in full (malformed); scan again."
+    for output in (render(report, "table", "en"), render(report, "plain", "en")):
+        flat = " ".join(output.split())
+        assert forbidden in flat and malformed in flat and flat.index(forbidden) < flat.index(malformed)
+        assert "4 checks: 0 with a gap, 3 unknown, 1 passed, 0 not applicable" in flat
+    assert "점검 2개는 판단 불가입니다: PyTorchJob 읽기가 거부되었습니다(403)" in " ".join(
+        render(report, "table", "ko").split()
+    )
+    assert forbidden.replace("`kubegap rbac`", "`kubegap rbac`") in render(report, "markdown", "en")
     document = json.loads(render(report, "json", "en"))
     assert document["summary"]["unreadable"] == {
         "checks": 3,

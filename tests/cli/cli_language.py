@@ -60,6 +60,12 @@ TERMS = frozenset(
 
 
 _EVIDENCE = re.compile(r"  \([^()]*=.*\)$", re.MULTILINE)  # a plain finding line ends in (key=value; ...)
+# A plain finding line starts with its verdict and severity as tokens, the same in every language so
+# scripts keep working (`fail  high  check-id ...`); the role a check assumed is an id (`[역할: serving]`).
+_TOKENS = re.compile(
+    r"^(fail|exempted|unknown|pass|not-applicable)  (critical|high|medium|low|info)  ", re.MULTILINE
+)
+_ROLE = re.compile(r"\[역할: [^\]]*\]")
 
 
 def people_text(text: str) -> str:
@@ -67,6 +73,7 @@ def people_text(text: str) -> str:
 
     Markdown's escapes (`rdma\\_shared`, `&lt;`) are undone first: a reader sees the plain characters."""
     text = html.unescape(re.sub(r"\\([\\`*_{}\[\]()#+.!|<>-])", r"\1", text))
+    text = _ROLE.sub("", _TOKENS.sub("", text))
     text = _EVIDENCE.sub("", text)
     if "\n출처\n" in text:  # `incidents show`: source titles are the names of publications
         head, _, tail = text.partition("\n출처\n")

@@ -1,7 +1,8 @@
 """Output a newcomer can use: it survives pipes, errors are bounded, notes are specific, links work.
 
 Each test names the item of the CLI issue it proves: plain layout and TSV in pipes with ids and
-links whole, `--width`; "did you mean" with the closest few; notes that name skipped files and a
+links whole, the fails first and `grep fail` finding only them, a summary that adds up in checks,
+`--width` and `--all`; "did you mean" with the closest few; notes that name skipped files and a
 Secrets line said once; incident links to a configured library or to the public source; a page past
 the end; one language setting for every command.
 """
@@ -35,6 +36,9 @@ def _english_and_no_library(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KUBEGAP_DB", ":memory:")
 
 
+_SEVERITIES = "(critical|high|medium|low|info)"
+
+
 def test_piped_scan_is_plain_one_finding_per_line_with_ids_and_links_whole(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -42,14 +46,28 @@ def test_piped_scan_is_plain_one_finding_per_line_with_ids_and_links_whole(
     assert code == 1 and not _BOX.search(out)
     lines = out.splitlines()
     ids = {check.id for check in all_checks()}
-    # every check id appears whole on the line that names it, and no line holds a piece of an id
-    for check_id in ids:
-        assert any(f"  {check_id}  " in line for line in lines), check_id
+    fails = [line for line in lines if line.startswith("fail  ")]
+    assert len(fails) >= 20  # one line each: verdict, severity, check id, object, message
+    for line in fails:
+        found = re.match(rf"fail  {_SEVERITIES}  (\S+)  \S+/\S+  \S", line)
+        assert found and found.group(2) in ids, line  # the id whole, where a script expects it
+    # `grep fail` finds the fail lines and nothing else: no header, legend or summary line says it
+    assert [line for line in lines if re.search(r"\bfail", line)] == fails
+    assert len(lines) <= len(fails) + 8  # signal first: the fails, then a few summary lines
+    summary = next(line for line in lines if re.fullmatch(r"\d+ checks: .*", line))
+    numbers = [int(number) for number in re.findall(r"(\d+) [a-z]", summary.split(": ", 1)[1])]
+    assert sum(numbers) == len(ids) == int(summary.split()[0])  # the summary adds up, in checks
+
+    code, out, _ = _run(capsys, "scan", "--demo", "--all")
+    lines = out.splitlines()
+    for check_id in ids:  # every check is listed, its id whole on the line that names it
+        assert any(f"  {check_id}  " in line or line.startswith(f"# {check_id}: ") for line in lines), (
+            check_id
+        )
     links = [word for line in lines for word in line.split() if word.startswith("http")]
     assert links and all(re.fullmatch(r"https?://\S+", link) for link in links)
-    finding_lines = [line for line in lines if line.startswith(("  fail  ", "  unknown  "))]
-    assert len(finding_lines) >= 20  # one line each: status, object, message (and evidence)
-    assert all(re.match(r"  (fail|unknown)  \S+/\S+  \S", line) for line in finding_lines)
+    verdicts = [line for line in lines if re.match(r"(fail|unknown|pass|not-applicable)  ", line)]
+    assert {line.split()[0] for line in verdicts} == {"fail", "unknown", "pass", "not-applicable"}
 
 
 def test_tsv_has_one_row_per_finding_with_fixed_columns(capsys: pytest.CaptureFixture[str]) -> None:
@@ -64,21 +82,31 @@ def test_tsv_has_one_row_per_finding_with_fixed_columns(capsys: pytest.CaptureFi
         "reason",
         "evidence",
         "exempted-by",
+        "location",
+        "role",
     ]
-    assert len(rows) > 30 and all(len(row) == 8 for row in rows)
+    assert len(rows) > 30 and all(len(row) == 10 for row in rows)
     ids = {check.id for check in all_checks()}
     assert {row[0] for row in rows[1:]} <= ids
 
 
-def test_width_keeps_the_boxed_table_and_never_wraps_a_check_id(capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = _run(capsys, "scan", "--demo", "--format", "table", "--width", "100")
+@pytest.mark.parametrize("width", [80, 100])
+def test_width_keeps_the_table_and_never_wraps_a_check_id(
+    capsys: pytest.CaptureFixture[str], width: int
+) -> None:
+    _, out, _ = _run(capsys, "scan", "--demo", "--format", "table", "--width", str(width), "--all")
     assert _BOX.search(out)
-    assert max(len(line) for line in out.splitlines() if "https://" not in line) <= 100
-    # a link is printed whole on its own line even when it is wider than the table
-    for check in all_checks():
-        assert check.id in out, check.id  # the Check column never folds an id
+    assert max(len(line) for line in out.splitlines() if "https://" not in line) <= width
+    ids = [check.id for check in all_checks()]
+    for check_id in ids:
+        # the Check column is as wide as the longest id: each id sits whole in one cell
+        assert re.search(rf"[│┃] {re.escape(check_id)} +[│┃]", out), check_id
     links = [word for line in out.splitlines() for word in line.split() if word.startswith("https://")]
     assert links and all(not link.endswith("-") for link in links)
+    _, compact, _ = _run(capsys, "scan", "--demo", "--format", "table", "--width", str(width))
+    assert not _BOX.search(compact)  # by default: the fails under their checks, no boxed table
+    headings = [line for line in compact.splitlines() if line.startswith("fail ")]
+    assert headings and all(line.split()[2] in ids for line in headings)
 
 
 def test_unknown_check_suggests_the_closest_three_not_all(capsys: pytest.CaptureFixture[str]) -> None:
@@ -121,13 +149,16 @@ def test_notes_name_skipped_files_and_secrets_are_said_once(
         "spec: {replicas: 1, template: {spec: {containers: [{name: c, image: nginx}]}}}\n",
         encoding="utf-8",
     )
-    _, out, _ = _run(capsys, "scan", "--manifests", str(tmp_path))
+    _, out, _ = _run(capsys, "scan", "--manifests", str(tmp_path), "--all")
     notes = [line for line in out.splitlines() if line.startswith("Note:")]
     skipped = next(note for note in notes if "not Kubernetes objects" in note)
     assert "values.yaml" in skipped and "kustomization.yaml" in skipped and "skipped 2 document(s)" in skipped
     dropped = next(note for note in notes if "Secret" in note)
     assert "dropped 1 Secret object(s) unread" in dropped and "app.yaml" in dropped
     assert sum("never read" in line for line in out.splitlines()) == 1  # the Secrets line, once
+    _, out, _ = _run(capsys, "scan", "--manifests", str(tmp_path))
+    said = [line for line in out.splitlines() if line.startswith("Notes (2): ")]
+    assert len(said) == 1 and "(--all shows them)" in said[0]  # by default the notes take one line
 
 
 def test_incident_links_go_to_the_source_unless_a_library_is_configured(
@@ -136,10 +167,17 @@ def test_incident_links_go_to_the_source_unless_a_library_is_configured(
     _, out, _ = _run(capsys, "checks", "show", "gpu-driver-upgrade-policy")
     assert "127.0.0.1" not in out and "https://" in out
     monkeypatch.setenv("KUBEGAP_LIBRARY_URL", "https://library.example/")
-    _, out, _ = _run(capsys, "scan", "--demo", "--check", "gpu-driver-upgrade-policy")
+    _, out, _ = _run(capsys, "scan", "--demo", "--check", "gpu-driver-upgrade-policy", "--all")
     assert f"https://library.example/en/incidents/{INCIDENT}" in out
     _, out, _ = _run(
-        capsys, "scan", "--demo", "--check", "gpu-driver-upgrade-policy", "--library-url", "http://kb.local"
+        capsys,
+        "scan",
+        "--demo",
+        "--check",
+        "gpu-driver-upgrade-policy",
+        "--all",
+        "--library-url",
+        "http://kb.local",
     )
     assert f"http://kb.local/en/incidents/{INCIDENT}" in out
 
@@ -181,22 +219,26 @@ def test_every_command_follows_the_same_setting(
     assert "높음" in out
 
 
-def test_piped_incident_lists_keep_every_id_whole(capsys: pytest.CaptureFixture[str]) -> None:
+def test_piped_incident_lists_keep_every_id_whole_one_record_per_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     import json
 
     _, data, _ = _run(capsys, "incidents", "list", "--per-page", "50", "--json")
     ids = [hit["id"] for hit in json.loads(data)["hits"]]
     _, out, _ = _run(capsys, "incidents", "list", "--per-page", "50")
     assert not _BOX.search(out)
-    rows = out.splitlines()[1:-1]
-    assert [row.split("  ")[1] for row in rows if not row.startswith("    ")] == ids
+    rows = out.splitlines()[1:-1]  # between the range line and the page line: one incident per line
+    assert [row.split("  ")[1] for row in rows] == ids
+    assert all(re.match(r"\d{4}-\d{2}-\d{2}  \S+  ", row) for row in rows)
+    _, out, _ = _run(capsys, "incidents", "list", "-q", "Watchdog caught collective operation timeout")
+    rows = [row for row in out.splitlines() if re.match(r"\d{4}-\d{2}-\d{2}  ", row)]
+    assert rows and not [row for row in out.splitlines() if row.startswith(" ")]  # no continuation line
+    assert any("  ↳ " in row for row in rows)  # the matched signature sits on the incident's own line
     _, data, _ = _run(capsys, "incidents", "similar", INCIDENT, "--json")
     expected = [item["id"] for item in json.loads(data)]
     _, out, _ = _run(capsys, "incidents", "similar", INCIDENT)
-    assert (
-        expected
-        and [line.split("  ")[0] for line in out.splitlines() if not line.startswith(" ")] == expected
-    )
+    assert expected and [line.split("  ")[0] for line in out.splitlines()] == expected
     assert "…" not in out
 
 
@@ -205,3 +247,15 @@ def test_a_mistyped_command_suggests_the_closest(capsys: pytest.CaptureFixture[s
     assert (
         code == 2 and "No such command 'scna' (did you mean scan, snapshot?)" in err and err.count("\n") == 1
     )
+
+
+def test_kubectl_gap_names_itself_in_help(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run as the kubectl plugin, usage lines say `kubectl gap`, not `kubegap`."""
+    monkeypatch.setattr("sys.argv", ["/usr/local/bin/kubectl-gap", "scan", "--help"])
+    code, out, _ = _run(capsys, "scan", "--help")
+    assert code == 0 and out.startswith("Usage: kubectl gap scan ")
+    monkeypatch.setattr("sys.argv", ["/usr/local/bin/kubegap", "--help"])
+    code, out, _ = _run(capsys, "--help")
+    assert out.startswith("Usage: kubegap ")

@@ -125,7 +125,7 @@ def test_errors_are_korean_one_liners(capsys: pytest.CaptureFixture[str], args: 
 
 def test_the_boxed_table_labels_are_korean(capsys: pytest.CaptureFixture[str]) -> None:
     """The terminal table (forced with --format table) carries the same Korean labels as the plain layout."""
-    code, out, _ = _run(capsys, "scan", "--demo", "--format", "table", "--width", "160")
+    code, out, _ = _run(capsys, "scan", "--demo", "--format", "table", "--width", "160", "--all")
     assert code == 1
     for korean in (
         "점검 결과",
@@ -134,11 +134,12 @@ def test_the_boxed_table_labels_are_korean(capsys: pytest.CaptureFixture[str]) -
         "고치는 법:",
         "사례:",
         "읽은 범위:",
-        "요약:",
+        "개: 틈 발견",
+        "발견 사항: 틈",
         "Secret: kubegap은",
     ):
         assert korean in out, korean
-    for english in ("Fix:", "Incident:", "Coverage:", "Summary:", "Checks", "Status", "Note:", "exempted"):
+    for english in ("Fix:", "Incident:", "Coverage:", "Findings:", "Checks", "Status", "Note:", "exempted"):
         assert english not in out, english
 
 
@@ -238,10 +239,14 @@ def test_fleet_scan_with_a_dead_and_a_forbidden_cluster_speaks_korean(
         ]
         path = tmp_path / "fleet"
         path.write_text(yaml.safe_dump(config), encoding="utf-8")
-        code, out, err = _run(capsys, "scan", "--kubeconfig", str(path), "--all-contexts", "--timeout", "3")
-        assert code == 2, err
+        fleet = ("scan", "--kubeconfig", str(path), "--all-contexts", "--timeout", "3")
+        code, out, err = _run(capsys, *fleet, "-f", "table")
+        assert code == 3, err  # a cluster could not be read
         assert "스캔 못 함" in out and "연결 불가" in out and "권한 거부" in out, out
         assert_korean(out, "fleet scan", frozenset({"emulator", "refused", "dead"}))
+        code, out, err = _run(capsys, *fleet)  # piped: one line per cluster, then one per fail
+        assert code == 3 and "연결 불가" in out and "권한 거부" in out, out
+        assert_korean(out, "fleet scan (plain)", frozenset({"emulator", "refused", "dead"}))
     finally:
         good.stop()
         refusing.stop()

@@ -149,7 +149,12 @@ def test_demo_scan_html_shows_the_json_context(demo_client: TestClient) -> None:
         assert str(escape(check["title"])) in page
         for finding in check["findings"]:
             assert str(escape(finding["message"])) in page
-            assert str(escape(finding["evidence"])) in page
+            for item in finding["evidence_items"]:  # key by key, never the one-line `key={...}` text
+                assert (
+                    f"<dt><code>{escape(item['key'])}</code></dt>"
+                    + "".join(f"<dd><code>{escape(value)}</code></dd>" for value in item["values"])
+                    in page
+                )
     for check in data["passed"]:
         assert f'<li id="{check["anchor"]}">' in page
     for count in data["check_counts"]:
@@ -260,7 +265,8 @@ def test_coverage_problems_name_the_kind_and_why(fixture_client: TestClient) -> 
         }
     ]
     assert data["optional_unread"] == ["kubeflow.org/MPIJob"]  # Secrets are covered by the read-only line
-    assert data["coverage_summary"] == "자원 1종류를 읽었습니다 (객체 3개). 읽지 못한 종류는 3개입니다."
+    # the two kinds listed above; Secrets have their own line and are not counted here
+    assert data["coverage_summary"] == "자원 1종류를 읽었습니다 (객체 3개). 읽지 못한 종류는 2개입니다."
     assert data["notes"] == ["one note"]
     page = _html(fixture_client, "/ko/cluster")
     assert "<code>batch/Job</code>" in page and "403 Forbidden: cannot list jobs" in page

@@ -163,3 +163,44 @@ def test_serve_on_a_taken_port_is_a_one_line_error(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.startswith("Error: cannot listen on 127.0.0.1:")
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_serve_on_port_0_prints_the_port_it_bound(tmp_path: Path) -> None:
+    """`--port 0` lets the system choose; the start-up line must name the chosen port, not `:0`."""
+    import os
+    import re
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    environment = {**os.environ, "HOME": str(tmp_path), "KUBECONFIG": str(tmp_path / "none")}
+    log = tmp_path / "serve.log"
+    with log.open("w") as sink:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "kubegap", "serve", "--port", "0", "--no-scan"],
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            env=environment,
+        )
+    try:
+        deadline = time.monotonic() + 90
+        found = None
+        while found is None and time.monotonic() < deadline and server.poll() is None:
+            found = re.search(r"http://127\.0\.0\.1:(\d+)/", log.read_text())
+            time.sleep(0.2)
+        assert found, log.read_text()
+        port = int(found.group(1))
+        assert port != 0
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/openapi.json", timeout=5) as answer:
+                    assert answer.status == 200
+                    break
+            except OSError:
+                time.sleep(0.2)
+        else:
+            raise AssertionError(f"nothing answered on the printed port {port}")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

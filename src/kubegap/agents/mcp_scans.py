@@ -213,7 +213,7 @@ def findings_page(
 
 
 def finding_view(finding: Finding) -> FindingView:
-    from kubegap.checker.reports._common import evidence_text
+    from kubegap.checker.reports._common import evidence_text, object_text
     from kubegap.checker.scan_report import count_key
 
     ref = finding.object
@@ -221,7 +221,7 @@ def finding_view(finding: Finding) -> FindingView:
         check_id=finding.check_id,
         status=count_key(finding),
         severity=finding.severity.value,
-        object=ref.display(),
+        object=object_text(ref),  # each part redacted on its own, as every report does
         message=_short(finding.message, MESSAGE_CHARS),
         evidence=evidence_text(finding, limit=EVIDENCE_CHARS),
         reason=finding.reason,

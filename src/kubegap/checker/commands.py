@@ -1,7 +1,9 @@
 """`kubegap scan`, `kubegap snapshot`, `kubegap checks` and `kubegap rbac`: wiring over plain functions.
 
-Exit codes of `scan`: 0 when no open fail is at or above --fail-on, 1 when one is, 2 on any error
-(bad input, no cluster, unknown check).
+Exit codes of `scan` (also in its `--help` and the README): 0 when no open fail is at or above --fail-on, 1
+when one is, 2 on a usage or input error (a bad flag, an unknown check, a file that is not YAML or
+holds no Kubernetes object, a folder with files that could not be parsed, a report that cannot be
+written), 3 when the cluster could not be read (unreachable, refused, timed out; in a fleet, any).
 """
 
 from __future__ import annotations
@@ -10,7 +12,6 @@ import json
 import shutil
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -18,8 +19,8 @@ import click
 from kubegap.bilingual import message
 from kubegap.checker.finding import Severity
 from kubegap.checker.registry import all_checks, get_check, select_checks
+from kubegap.checker.report_output import check_writable, nothing_scanned, write_report
 from kubegap.cli_support import lang_option
-from kubegap.errors import InputError
 from kubegap.text import label
 
 if TYPE_CHECKING:
@@ -130,23 +131,6 @@ _LIVE_TAIL = [
 ]
 
 
-def _write(text: str, output: str | None) -> None:
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise InputError(
-            message(
-                "{path}: 보고서를 쓸 수 없습니다({reason})",
-                "{path}: cannot write report: {reason}",
-                path=output,
-                reason=str(error.strerror or error),
-            )
-        ) from None
-
-
 @click.command()
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option(
@@ -180,6 +164,13 @@ def _write(text: str, output: str | None) -> None:
 )
 @click.option("--check", "check_ids", multiple=True, help="Run only this check (repeatable).")
 @click.option(
+    "--all",
+    "show_all",
+    is_flag=True,
+    help="Table and plain: show every check and finding (passes, not applicable, unknowns), fixes, "
+    "incidents and coverage, not only the fails.",
+)
+@click.option(
     "--status", "statuses", multiple=True, type=click.Choice(_STATUSES), help="Show only these statuses."
 )
 @click.option("--min-severity", type=click.Choice(_SEVERITIES), help="Show only findings at or above.")
@@ -189,7 +180,8 @@ def _write(text: str, output: str | None) -> None:
 @click.option(
     "--skip-unreadable",
     is_flag=True,
-    help="Let files in a folder that cannot be parsed be skipped without exit code 2 (they are still named).",
+    help="Let input that cannot be scanned (files in a folder that do not parse, files with no "
+    "Kubernetes object) pass without exit code 2; it is still named in the report.",
 )
 @click.option(
     "--library-url",
@@ -206,6 +198,7 @@ def scan(
     output: str | None,
     fail_on: str,
     check_ids: tuple[str, ...],
+    show_all: bool,
     statuses: tuple[str, ...],
     min_severity: str | None,
     lang: str,
@@ -227,10 +220,15 @@ def scan(
     PATHS are manifest files or folders, as with --manifests (so `kubegap scan k8s/*.yaml` and the
     pre-commit hook work). Two or more --context, or --all-contexts, scan a fleet: one report with a
     cluster × check matrix.
+
+    Exit codes: 0 no open fail at or above --fail-on; 1 one or more; 2 usage or input error (bad
+    flag, unknown check, unparsable file, no Kubernetes object in the input, report not writable);
+    3 the cluster could not be read (unreachable, refused, timed out).
     """
     from kubegap.checker.reports import render
     from kubegap.checker.scanning import LiveTarget, ScanRequest, run_scan
 
+    check_writable(output)
     fleet = all_contexts or len(contexts) > 1
     context = contexts[0] if contexts and not fleet else None
     live = LiveTarget(
@@ -263,12 +261,14 @@ def scan(
         shown_fleet = fleet_report.filtered(
             statuses or None, Severity(min_severity) if min_severity else None
         )
-        fleet_format = "table" if chosen in ("plain", "tsv") else chosen  # the matrix is a table
-        _write(render_fleet(shown_fleet, fleet_format, lang, library_url, color=color), output)
+        write_report(render_fleet(shown_fleet, chosen, lang, library_url, color=color), output)
         raise click.exceptions.Exit(fleet_report.exit_code(threshold))
     report = run_scan(request)
+    if report.mode == "manifests" and not report.objects_read and not skip_unreadable:
+        raise nothing_scanned(report, [*manifest_paths, *paths])
     shown = report.filtered(statuses or None, Severity(min_severity) if min_severity else None)
-    _write(render(shown, chosen, lang, library_url, color=color, width=columns), output)
+    full = show_all or bool(statuses)  # asking for statuses asks to see those findings listed
+    write_report(render(shown, chosen, lang, library_url, color=color, width=columns, full=full), output)
     raise click.exceptions.Exit(report.exit_code(threshold, skipped_ok=skip_unreadable))
 
 

@@ -39,6 +39,7 @@ class ObjectRef:
     api_version: str = ""
     source_file: str = ""  # manifests mode: the file the object came from, for SARIF locations
     source_line: int = 0
+    source_document: int = 0  # manifests mode: which document of the file (1-based), 0 unknown
 
     def display(self) -> str:
         where = f"{self.namespace}/" if self.namespace else ""
@@ -66,6 +67,10 @@ class Finding:
     evidence: dict[str, builtins.object] = field(default_factory=dict)
     reason: str = ""  # for unknown: forbidden | kind-absent | timed-out | not-decidable | exempted ...
     exempted_by: str = ""  # set when an exemption accepted this fail; the status stays fail
+    # Kinds (needed or optional) this fail holds without: it stays a fail whatever they contain, so it
+    # is kept when they could not be read ("one CoreDNS replica" holds whatever PDBs exist). A check
+    # says so per finding; without it a needed kind that was not read leaves the check unknown.
+    holds_without: tuple[str, ...] = ()
 
     def message_in(self, lang: str) -> str:
         """The message for a person reading `lang`; a message built without a template keeps its text."""

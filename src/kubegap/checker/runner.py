@@ -1,7 +1,9 @@
 """Run checks honestly: a check never runs on data that was not read, and never crashes a scan.
 
 For each check, a needed kind that is not `read` becomes one `unknown` finding saying why (forbidden,
-kind-absent, failed, malformed, partial, not-collected) and the check is skipped. A check that runs
+kind-absent, failed, malformed, partial, not-collected), and of what the check then says only the
+fails that hold whatever that kind contains are kept (`Finding.holds_without`: one CoreDNS replica is
+a gap whatever PodDisruptionBudgets exist). A check that runs
 while one of its optional kinds was unreadable keeps its fails, but its passes and not-applicables
 become `unknown` naming the kind (see `verdicts`): the rule lives here, once, and checks need no code
 for it. A check that raises becomes one `unknown` finding with reason `check-error`. Then exemptions
@@ -17,7 +19,7 @@ from dataclasses import replace
 
 from kubegap import __version__
 from kubegap.checker.exemptions import ExemptionSet, apply_exemptions
-from kubegap.checker.finding import CLUSTER, Finding, ObjectRef, Status
+from kubegap.checker.finding import CLUSTER, Finding, Status
 from kubegap.checker.registry import CheckModule, select_checks
 from kubegap.checker.scan_report import CoverageRow, ScanReport, finding_sort_key, summarize
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot, kind_key
@@ -72,13 +74,31 @@ def _check_error(check: CheckModule, error: BaseException) -> Finding:
     )
 
 
+def _fails_that_hold(check: CheckModule, snapshot: Snapshot, unread: list[Finding]) -> list[Finding]:
+    """With a needed kind not read, the check still runs; the fails it declares to hold whatever that
+    kind contains (`Finding.holds_without`) are kept beside the unknowns, nothing else is."""
+    missing = {need for need in check.meta.needs if snapshot.status_of(need).status is not Coverage.read}
+    try:
+        found = list(check.run(snapshot))
+    except Exception:
+        return unread
+    kept = [
+        finding
+        for finding in found
+        if isinstance(finding, Finding)
+        and finding.status is Status.failed
+        and missing <= set(finding.holds_without)
+    ]
+    return [*kept, *unread]
+
+
 def run_one(check: CheckModule, snapshot: Snapshot) -> list[Finding]:
     """The findings of one check, with the honesty rules applied; never raises on a check's bug."""
     if snapshot.mode == "manifests" and not check.meta.manifests:
         return [_not_for_manifests(check)]
     unread = _unread_needs(check, snapshot)
     if unread:
-        return unread
+        return _fails_that_hold(check, snapshot, unread)
     try:
         findings = list(check.run(snapshot))
         for finding in findings:
@@ -101,7 +121,7 @@ def _locate(findings: list[Finding], snapshot: Snapshot) -> list[Finding]:
             keys.append((ref.kind, ref.namespace, ref.name))
             place = next((snapshot.locations[key] for key in keys if key in snapshot.locations), None)
             if place is not None:
-                moved = ObjectRef(ref.kind, ref.name, ref.namespace, ref.api_version, place[0], place[1])
+                moved = replace(ref, source_file=place[0], source_line=place[1], source_document=place[2])
                 finding = replace(finding, object=moved)
         located.append(finding)
     return located
@@ -111,8 +131,21 @@ def _in_namespaces(finding: Finding, namespaces: frozenset[str]) -> bool:
     return not finding.object.namespace or finding.object.namespace in namespaces
 
 
-def coverage_table(snapshot: Snapshot, checks: Sequence[CheckModule]) -> list[CoverageRow]:
-    """Every kind the checks wanted or the source reported, with its status and object count."""
+def coverage_table(
+    snapshot: Snapshot,
+    checks: Sequence[CheckModule],
+    findings: Iterable[Finding] = (),
+    understood: Iterable[str] = (),
+) -> list[CoverageRow]:
+    """Every kind the checks wanted or the source reported, with its status and object count.
+
+    A kind is `checked` when a check declares it (one of `checks`, or of `understood`: the kinds every
+    shipped check reads, so `--check X` does not call the rest unchecked) or a finding is about one of
+    its objects (a check may find pod templates in any CRD); the rest were read but understood by no
+    check.
+    """
+    about = {kind_key(finding.object.api_version, finding.object.kind) for finding in findings}
+    about |= {finding.object.kind for finding in findings} | set(understood)
     needed: dict[str, list[str]] = {}
     optional: dict[str, list[str]] = {}
     for check in checks:
@@ -132,6 +165,7 @@ def coverage_table(snapshot: Snapshot, checks: Sequence[CheckModule]) -> list[Co
                 objects=len(snapshot.of(kind)),
                 needed_by=tuple(needed.get(kind, ())),
                 optional_for=tuple(optional.get(kind, ())),
+                checked=kind in needed or kind in optional or kind in about,
             )
         )
     if "Secret" not in kinds:
@@ -154,6 +188,11 @@ def run_checks(
         wanted = set(check_ids)
         selected = [check for check in selected if check.id in wanted]
     selection = frozenset(namespaces or ())
+    understood = (
+        {kind for check in select_checks(None) for kind in (*check.meta.needs, *check.meta.optional)}
+        if checks is None
+        else set()
+    )
     summaries = []
     findings: list[Finding] = []
     for check in selected:
@@ -171,7 +210,7 @@ def run_checks(
     return ScanReport(
         findings=findings,
         checks=summaries,
-        coverage=coverage_table(snapshot, selected),
+        coverage=coverage_table(snapshot, selected, findings, understood),
         source=snapshot.source,
         mode=snapshot.mode,
         kubegap_version=__version__,

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field, replace
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.finding import Finding, Severity, Status
 
-SCHEMA_VERSION = "1.2"  # 1.1: summary.unreadable, coverage malformed/partial; 1.2: summary.skippedFiles
+# 1.1: summary.unreadable, coverage malformed/partial; 1.2: summary.skippedFiles; 1.3: summary.checkCounts,
+# unknownGroups and readNotChecked, coverage[].checked, findings[].object.document
+SCHEMA_VERSION = "1.3"
 
 # Worst first: the status a check shows in the summary is the worst of its findings.
 STATUS_ORDER: tuple[Status, ...] = (Status.failed, Status.unknown, Status.passed, Status.not_applicable)
@@ -79,6 +81,9 @@ class CoverageRow:
     objects: int
     needed_by: tuple[str, ...] = ()
     optional_for: tuple[str, ...] = ()
+    # A check reads this kind (it needs it, uses it when present, or found something about one of its
+    # objects). False for a kind the input held that no check understands: "read, not checked".
+    checked: bool = True
 
 
 @dataclass(frozen=True)
@@ -178,6 +183,11 @@ class ScanReport:
         """Findings by status (open fails and exempted fails apart), over the findings shown."""
         counted = Counter(count_key(finding) for finding in self.findings)
         return {key: counted.get(key, 0) for key in COUNT_KEYS}
+
+    @property
+    def objects_read(self) -> int:
+        """Objects the scan read (of every kind it read); 0 for input that held no Kubernetes object."""
+        return sum(row.objects for row in self.coverage if row.status == "read")
 
     @property
     def severity_counts(self) -> dict[str, int]:

@@ -13,6 +13,27 @@ from enum import StrEnum
 from typing import Any
 
 KubeObject = dict[str, Any]
+Place = tuple[str, int, int]  # a manifest object's file, line (1-based, 0 unknown) and document (from 1)
+
+
+class LocatedObject(dict[str, Any]):
+    """A manifest object that remembers the file, line and document it was read from.
+
+    It is the object's own dict (a shallow copy, made once at intake), so every extractor and check
+    reads it as before, and `ref()` gives each finding the place of the very object it is about: two
+    files that define the same kind, namespace and name keep their own places.
+    """
+
+    __slots__ = ("place",)
+
+    def __init__(self, obj: dict[str, Any], place: Place) -> None:
+        super().__init__(obj)
+        self.place = place
+
+
+def place_of(obj: object) -> Place | None:
+    """Where a manifest object came from, when it was read from a file; None otherwise."""
+    return obj.place if isinstance(obj, LocatedObject) else None
 
 
 class Coverage(StrEnum):
@@ -59,8 +80,9 @@ class Snapshot:
     notes: list[str] = field(default_factory=list)  # what a source skipped or noticed, shown in reports
     # manifests mode: files found in a folder that could not be parsed; the scan is incomplete
     skipped_files: list[str] = field(default_factory=list)
-    # manifests mode: (kind key, namespace, name) and (kind, namespace, name) -> (file, line), for SARIF
-    locations: dict[tuple[str, str, str], tuple[str, int]] = field(default_factory=dict)
+    # manifests mode: (kind key, namespace, name) and (kind, namespace, name) -> the first place that
+    # defined it, for findings whose ObjectRef was built by hand (`ref()` carries the exact place)
+    locations: dict[tuple[str, str, str], Place] = field(default_factory=dict)
 
     def add(self, obj: KubeObject) -> None:
         key = kind_key(str(obj.get("apiVersion", "")), str(obj.get("kind", "")))

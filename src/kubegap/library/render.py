@@ -165,7 +165,8 @@ def console(width: int | None = None) -> Console:
 
 
 def search_lines(result: SearchResult, library: Library) -> str:
-    """A search result for pipes: the range line, then one incident per line (date, id, title, causes)."""
+    """A search result for pipes: the range line, then one incident per line (date, id, title, causes,
+    and the error signatures it matched), then the page: `grep`, `cut` and `wc -l` see records."""
     lang = result.query.lang
     lines = [result_range(result.total, result.start, result.end, lang)]
     if result.relaxed:
@@ -177,18 +178,22 @@ def search_lines(result: SearchResult, library: Library) -> str:
     for hit in result.hits:
         incident = hit.incident
         causes = ", ".join(library.term_label("cause", term, lang) for term in incident.tags.cause)
-        lines.append(f"{incident.date.isoformat()}  {incident.id}  {incident.title.get(lang)}  ({causes})")
-        lines += [f"    ↳ {signature}" for signature in hit.matched_signatures]
+        matched = "  ↳ " + " · ".join(hit.matched_signatures) if hit.matched_signatures else ""
+        lines.append(
+            f"{incident.date.isoformat()}  {incident.id}  {incident.title.get(lang)}  ({causes}){matched}"
+        )
     lines.append(f"{result.query.page}/{result.page_count}")
     return "\n".join(lines)
 
 
 def similar_lines(similar: list[SimilarIncident], lang: str) -> str:
-    """Similar incidents for pipes: the id and title on one line, then why, indented, never cut."""
+    """Similar incidents for pipes: one per line, the id, the title and why, never cut."""
     lines = []
     for item in similar:
-        lines.append(f"{item.incident.id}  {item.incident.title.get(lang)}")
-        lines += [f"    {reason}" for reason in item.reasons(lang)]
+        reasons = "; ".join(item.reasons(lang))
+        lines.append(
+            f"{item.incident.id}  {item.incident.title.get(lang)}" + (f"  ({reasons})" if reasons else "")
+        )
     return "\n".join(lines) if lines else _pick(("비슷한 사례가 없습니다.", "No similar incidents."), lang)
 
 

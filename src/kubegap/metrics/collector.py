@@ -3,7 +3,8 @@
 Labels are `cluster`, `check`, `severity` and `status`. Check status is a state set (one series per
 status, 1 for the current one), so `kubegap_check_status{status="fail"} == 1` is an alert expression
 and a check that goes from fail to pass flips two series instead of vanishing. Every label value
-passes the redaction chokepoint, since context names are free text from a kubeconfig.
+passes the output chokepoint of the reports (redaction, control characters shown as escapes), since
+context names are free text from a kubeconfig.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from prometheus_client.registry import Collector
 
 from kubegap import __version__
 from kubegap.checker.finding import Severity, Status
+from kubegap.checker.reports._common import name_text
 from kubegap.checker.scan_report import COUNT_KEYS
 from kubegap.checker.snapshot import Coverage
 from kubegap.metrics.state import ClusterState, ExporterState
-from kubegap.redaction import redact_text
 
 CHECK_STATUSES = tuple(status.value for status in Status)
 CLUSTER_STATUSES = ("scanned", "forbidden", "unreachable", "error")
@@ -27,7 +28,9 @@ COVERAGE_STATUSES = tuple(status.value for status in Coverage)
 
 
 def _label(value: str) -> str:
-    return redact_text(value, limit=200)
+    """A label value through the output chokepoint the reports use: redacted, every control, bidi and
+    line-breaking character shown as an escape, so a context name cannot add a line to /metrics."""
+    return name_text(value, 200)
 
 
 class KubegapCollector(Collector):

@@ -69,6 +69,7 @@ CLUSTER_LABELS: dict[str, tuple[str, str]] = {
     "cluster.passed": ("통과했거나 해당 없는 점검", "Checks that passed or did not apply"),
     "cluster.object": ("대상", "Object"),
     "cluster.evidence": ("근거", "Evidence"),
+    "cluster.role": ("역할", "Role"),
     "cluster.reason": ("이유", "Reason"),
     "cluster.exempted": ("예외 처리", "Exempted by"),
     "cluster.more": (

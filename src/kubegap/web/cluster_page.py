@@ -13,8 +13,17 @@ from dataclasses import dataclass
 from kubegap.bilingual import render_any
 from kubegap.checker.coverage_text import detail_text
 from kubegap.checker.finding import Status
-from kubegap.checker.reports._common import count_label, one_line
-from kubegap.checker.scan_report import COUNT_KEYS, STATUS_ORDER, ScanReport
+from kubegap.checker.report_summary import (
+    BUCKETS,
+    OUT_OF_REACH,
+    finding_counts,
+    read_not_checked,
+    tally,
+    unknown_groups,
+)
+from kubegap.checker.reports import words
+from kubegap.checker.reports._common import count_label, name_text, one_line
+from kubegap.checker.scan_report import COUNT_KEYS, ScanReport
 from kubegap.text import Lang
 from kubegap.web import urls
 from kubegap.web.cluster_results import CheckResult, Count, check_results
@@ -67,6 +76,8 @@ class ClusterPage:
     check_counts: tuple[Count, ...]
     counts: tuple[Count, ...]
     severities: tuple[Count, ...]
+    groups: tuple[str, ...]  # one line per group of checks that did not decide, with what resolves it
+    read_not_checked: str  # kinds the scan read that no check understands
     coverage_summary: str
     coverage: tuple[CoverageProblem, ...]
     optional_unread: tuple[str, ...]
@@ -103,7 +114,7 @@ def build_cluster_page(
         read_only=t("cluster.read-only", lang),
         hint=t(f"cluster.hint.{scan.source.kind}", lang) if scan.source.kind in ("demo", "off") else "",
         check_counts=_check_counts(report, lang),
-        counts=tuple(Count(key, count_label(key, lang), report.counts[key]) for key in COUNT_KEYS)
+        counts=tuple(Count(key, count_label(key, lang), finding_counts(report)[key]) for key in COUNT_KEYS)
         if report
         else (),
         severities=tuple(
@@ -111,6 +122,14 @@ def build_cluster_page(
         )
         if report
         else (),
+        groups=tuple(
+            one_line(words.group_line(group, report.mode, lang), 1000) for group in unknown_groups(report)
+        )
+        if report
+        else (),
+        read_not_checked=name_text(words.read_not_checked_line(read_not_checked(report), lang), 1000)
+        if report
+        else "",
         coverage_summary=_coverage_summary(report, lang),
         coverage=_coverage_problems(report, lang),
         optional_unread=_optional_unread(report),
@@ -147,12 +166,14 @@ def _source(scan: ScanState, lang: Lang) -> SourceView:
 
 
 def _check_counts(report: ScanReport | None, lang: Lang) -> tuple[Count, ...]:
+    """Checks by outcome, adding up to the checks run (out-of-reach apart, as the terminal says it)."""
     if report is None:
         return ()
-    statuses = [summary.status for summary in report.checks]
+    counts = tally(report)
     return tuple(
-        Count(status.value, t(f"status.{status.value}", lang), statuses.count(status))
-        for status in STATUS_ORDER
+        Count(key, words.bucket_label(key, report.mode, lang), counts[key])
+        for key in BUCKETS
+        if key != OUT_OF_REACH or counts[key]
     )
 
 
@@ -189,7 +210,8 @@ def _optional_unread(report: ScanReport | None) -> tuple[str, ...]:
 def _coverage_summary(report: ScanReport | None, lang: Lang) -> str:
     if report is None:
         return ""
-    read = [row for row in report.coverage if row.status == "read"]
+    rows = [row for row in report.coverage if row.kind != "Secret"]  # Secrets have their own line
+    read = [row for row in rows if row.status == "read"]
     objects = sum(row.objects for row in read)
-    unread = sum(1 for row in report.coverage if row.status != "read")
+    unread = sum(1 for row in rows if row.status != "read")
     return t("cluster.coverage.summary", lang, read=f"{len(read):,}", objects=f"{objects:,}", unread=unread)

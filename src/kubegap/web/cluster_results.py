@@ -12,8 +12,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kubegap.checker.finding import Finding
-from kubegap.checker.reports._common import count_label, evidence_text, one_line
+from kubegap.checker.reports._common import (
+    ROLE_KEYS,
+    count_label,
+    evidence_text,
+    location_text,
+    name_text,
+    object_text,
+    one_line,
+    role_text,
+)
 from kubegap.checker.scan_report import COUNT_KEYS, CheckSummary, ScanReport, finding_sort_key, worst_first
+from kubegap.redaction import redact_value
 from kubegap.text import Lang
 from kubegap.web import urls
 from kubegap.web.cluster_status import check_anchor
@@ -31,14 +41,25 @@ class Count:
 
 
 @dataclass(frozen=True, slots=True)
+class EvidenceItem:
+    """One evidence key with its values, one per entry of a list or a mapping (`blockers`)."""
+
+    key: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class FindingView:
     status: str
     status_label: str
     severity: str
     severity_label: str
     object: str
+    location: str  # `file:line` of a manifest object, else ''
     message: str
-    evidence: str
+    evidence: str  # the evidence on one line, as the text reports print it
+    evidence_items: tuple[EvidenceItem, ...]  # the same as a list the page shows key by key
+    role: str  # the workload role the check assumed, '' when it said none
     reason: str
     exempted_by: str
 
@@ -112,6 +133,32 @@ def _check_result(
     )
 
 
+def _shown(value: object) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{key}: {_shown(item)}" for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(_shown(item) for item in value)
+    return str(value)
+
+
+def evidence_items(finding: Finding, limit: int = 12) -> tuple[EvidenceItem, ...]:
+    """The evidence key by key, redacted, a mapping or list one value per line (never a raw dict)."""
+    shown = {key: value for key, value in finding.evidence.items() if key not in ROLE_KEYS}
+    items = []
+    for key, value in list(redact_value(shown).items())[:limit]:
+        if isinstance(value, dict):
+            values = [f"{inner}: {_shown(item)}" for inner, item in value.items()]
+        elif isinstance(value, list | tuple):
+            values = [_shown(item) for item in value]
+        else:
+            values = [_shown(value)]
+        kept = [one_line(text, 300) for text in values[:limit]]
+        if len(values) > limit:
+            kept.append(f"… +{len(values) - limit}")
+        items.append(EvidenceItem(name_text(str(key), 100), tuple(kept)))
+    return tuple(items)
+
+
 def _finding_view(finding: Finding, lang: Lang) -> FindingView:
     status = finding.status.value
     severity = finding.severity.value
@@ -120,9 +167,12 @@ def _finding_view(finding: Finding, lang: Lang) -> FindingView:
         status_label=t(f"status.{status}", lang),
         severity=severity,
         severity_label=t(f"severity.{severity}", lang),
-        object=one_line(finding.object.display(), 300),
+        object=object_text(finding.object, 300),
+        location=location_text(finding),
         message=one_line(finding.message_in(lang)),
         evidence=evidence_text(finding),
+        evidence_items=evidence_items(finding),
+        role=role_text(finding),
         reason=finding.reason,
         exempted_by=one_line(finding.exempted_by, 200),
     )

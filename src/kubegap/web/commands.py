@@ -18,8 +18,9 @@ from kubegap.errors import UsageError
 from kubegap.web.site import Site
 
 
-def _check_port_free(host: str, port: int) -> None:
-    """A taken port is a one-line error with a way out, not a logged bind failure from the server."""
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket, bound before the server starts: a taken port is a one-line error with a
+    way out, and `--port 0` prints the port the system chose, not `:0`."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except socket.gaierror as error:
@@ -32,21 +33,29 @@ def _check_port_free(host: str, port: int) -> None:
             )
         ) from error
     family, kind, protocol, _, address = infos[0]
-    with socket.socket(family, kind, protocol) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind(address)
-        except OSError as error:
-            raise UsageError(
-                message(
-                    "{host}:{port}에서 들을 수 없습니다({reason}). --port {next}로 해 보세요",
-                    "cannot listen on {host}:{port} ({reason}); try --port {next}",
-                    host=host,
-                    port=str(port),
-                    next=str(port + 1),
-                    reason=str(error.strerror),
-                )
-            ) from error
+    listener = socket.socket(family, kind, protocol)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind(address)
+        listener.listen(2048)
+    except OSError as error:
+        listener.close()
+        raise UsageError(
+            message(
+                "{host}:{port}에서 들을 수 없습니다({reason}). --port {next}로 해 보세요",
+                "cannot listen on {host}:{port} ({reason}); try --port {next}",
+                host=host,
+                port=str(port),
+                next=str(port + 1),
+                reason=str(error.strerror),
+            )
+        ) from error
+    return listener
+
+
+def _url(host: str, port: int) -> str:
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
 
 
 def _settle(site: Site) -> None:
@@ -126,44 +135,46 @@ def serve(
     from kubegap.web.security import is_wildcard_bind, served_hosts
 
     hosts = served_hosts(host, allowed_hosts)
-    _check_port_free(host, port)
-    if all_contexts or len(contexts) > 1:
-        from kubegap.web.cluster_fleet import fleet_scanner, fleet_source
+    listener = _listen(host, port)
+    with listener:  # closed on the way out, an error before the server starts included
+        if all_contexts or len(contexts) > 1:
+            from kubegap.web.cluster_fleet import fleet_scanner, fleet_source
 
-        if snapshot_paths or manifest_paths or demo or no_scan:
-            raise UsageError(
-                "several contexts are live clusters: drop --snapshot, --manifests, --demo, --no-scan"
+            if snapshot_paths or manifest_paths or demo or no_scan:
+                raise UsageError(
+                    "several contexts are live clusters: drop --snapshot, --manifests, --demo, --no-scan"
+                )
+            source = fleet_source(kubeconfig, contexts, all_contexts)
+            cluster = ClusterScan(source, fleet_scanner(source, contexts, all_contexts))
+        else:
+            source = choose_source(
+                snapshot_paths=snapshot_paths,
+                manifest_paths=manifest_paths,
+                demo=demo,
+                kubeconfig=kubeconfig,
+                context=contexts[0] if contexts else None,
+                no_scan=no_scan,
             )
-        source = fleet_source(kubeconfig, contexts, all_contexts)
-        cluster = ClusterScan(source, fleet_scanner(source, contexts, all_contexts))
-    else:
-        source = choose_source(
-            snapshot_paths=snapshot_paths,
-            manifest_paths=manifest_paths,
-            demo=demo,
-            kubeconfig=kubeconfig,
-            context=contexts[0] if contexts else None,
-            no_scan=no_scan,
-        )
-        cluster = ClusterScan(source)
-    app = create_app(cluster=cluster, allowed_hosts=hosts)
-    _settle(app.state.site)
-    click.echo(source.startup_line(lang), err=True)
-    address = f"http://{host}:{port}/"
-    if lang == "ko":
-        click.echo(f"kubegap 사례 라이브러리: {address} (멈추려면 Ctrl+C)", err=True)
-        click.echo(f"응답하는 호스트 이름: {', '.join(hosts)}", err=True)
-    else:
-        click.echo(f"kubegap Incident Library: {address} (Ctrl+C to stop)", err=True)
-        click.echo(f"Serving requests for: {', '.join(hosts)}", err=True)
-    if is_wildcard_bind(host) and not allowed_hosts:
-        click.echo(
-            "모든 인터페이스에서 듣고 있지만, 다른 컴퓨터의 요청은 이 호스트를 자기 이름이나 "
-            "주소로 부릅니다. --allowed-host NAME으로 그 이름을 더하세요."
-            if lang == "ko"
-            else "Listening on every interface, but other machines' requests name this host by its own "
-            "name or address: add it with --allowed-host NAME.",
-            err=True,
-        )
-    cluster.start()
-    uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False, proxy_headers=False)
+            cluster = ClusterScan(source)
+        app = create_app(cluster=cluster, allowed_hosts=hosts)
+        _settle(app.state.site)
+        click.echo(source.startup_line(lang), err=True)
+        address = _url(host, int(listener.getsockname()[1]))  # the bound port, also for --port 0
+        if lang == "ko":
+            click.echo(f"kubegap 사례 라이브러리: {address} (멈추려면 Ctrl+C)", err=True)
+            click.echo(f"응답하는 호스트 이름: {', '.join(hosts)}", err=True)
+        else:
+            click.echo(f"kubegap Incident Library: {address} (Ctrl+C to stop)", err=True)
+            click.echo(f"Serving requests for: {', '.join(hosts)}", err=True)
+        if is_wildcard_bind(host) and not allowed_hosts:
+            click.echo(
+                "모든 인터페이스에서 듣고 있지만, 다른 컴퓨터의 요청은 이 호스트를 자기 이름이나 "
+                "주소로 부릅니다. --allowed-host NAME으로 그 이름을 더하세요."
+                if lang == "ko"
+                else "Listening on every interface, but other machines' requests name this host by its own "
+                "name or address: add it with --allowed-host NAME.",
+                err=True,
+            )
+        cluster.start()
+        config = uvicorn.Config(app, log_level="warning", server_header=False, proxy_headers=False)
+        uvicorn.Server(config).run(sockets=[listener])

@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup, escape
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -27,6 +28,19 @@ _ENVIRONMENT = Environment(
     lstrip_blocks=True,
     auto_reload=False,
 )
+
+
+def with_code(text: object) -> Markup:
+    """Text whose `backtick` spans (commands our sentences quote) show as <code>; everything escaped."""
+    from kubegap.checker.reports.escaping import code_spans
+
+    return Markup("").join(
+        Markup("<code>{}</code>").format(part) if code else escape(part)
+        for part, code in code_spans(str(text))
+    )
+
+
+_ENVIRONMENT.filters["code"] = with_code
 
 
 def render_html(template: str, values: Mapping[str, Any]) -> str:

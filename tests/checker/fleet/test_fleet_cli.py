@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ def test_fleet_json_has_every_cluster_and_a_matrix_that_agrees_with_single_scans
         "scan", "--kubeconfig", str(kubeconfig), "--context", "east", "--context", "west",
         "--context", "gone", "--context", "locked", "--context", "missing", "-f", "json", home=tmp_path,
     )  # fmt: skip
-    assert done.returncode == 2, done.stderr  # not every cluster could be scanned
+    assert done.returncode == 3, done.stderr  # not every cluster could be read
     document = json.loads(done.stdout)
     assert document["kind"] == "FleetReport"
     clusters = {entry["name"]: entry for entry in document["clusters"]}
@@ -96,7 +97,7 @@ def test_markdown_sarif_and_table_show_the_matrix_and_the_cluster_that_was_not_s
     base = ("scan", "--kubeconfig", kubeconfig, "--all-contexts")
 
     markdown = run_kubegap(*base, "-f", "markdown", home=tmp_path)
-    assert markdown.returncode == 2
+    assert markdown.returncode == 3  # a cluster could not be read
     assert "## kubegap fleet scan" in markdown.stdout
     assert "| `prod-a` | scanned |" in markdown.stdout
     assert "| `prod-b` | unreachable |" in markdown.stdout
@@ -111,11 +112,11 @@ def test_markdown_sarif_and_table_show_the_matrix_and_the_cluster_that_was_not_s
     notice = sarif["runs"][1]["invocations"][0]["toolExecutionNotifications"][0]
     assert notice["properties"] == {"cluster": "prod-b", "status": "unreachable"}
 
-    table = run_kubegap(*base, "--lang", "ko", home=tmp_path)
+    table = run_kubegap(*base, "-f", "table", "--lang", "ko", home=tmp_path)  # piped, plain is the default
     assert "kubegap 플릿 스캔 · 클러스터 2개 중 1개 스캔" in table.stdout
     assert "스캔 못 함: prod-b" in table.stdout
     assert "Kubernetes API에 닿지 못했습니다: 연결이 거부됐습니다" in table.stdout
-    english = run_kubegap(*base, "--lang", "en", home=tmp_path).stdout
+    english = run_kubegap(*base, "-f", "table", "--lang", "en", home=tmp_path).stdout
     assert "kubegap fleet scan · 1 of 2 cluster(s) scanned" in english and "Not scanned: prod-b" in english
     assert "연결 불가" in table.stdout and "스캔 못 함" in table.stdout
     assert "Traceback" not in table.stderr
@@ -148,3 +149,26 @@ def test_serve_and_exporter_refuse_contradicting_flags_in_one_line(tmp_path: Pat
         unknown.returncode == 2 and unknown.stderr.startswith("Error: ") and "no-such-check" in unknown.stderr
     )
     assert unknown.stderr.count("\n") == 1
+
+
+def test_fleet_plain_and_tsv_are_one_line_per_finding_with_the_cluster(
+    fleet: Fleet, gpu_objects: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """`-f plain` and `-f tsv` used to be ignored for a fleet (the boxed matrix came out)."""
+    fleet.add("prod-a", gpu_objects)
+    fleet.add_unreachable("prod-b")
+    base = ("scan", "--kubeconfig", str(fleet.kubeconfig()), "--all-contexts")
+    plain = run_kubegap(*base, "-f", "plain", home=tmp_path)
+    assert plain.returncode == 3 and not re.search("[┏┃│━─]", plain.stdout)
+    lines = plain.stdout.splitlines()
+    assert lines[0].startswith("kubegap fleet scan · 1 of 2 cluster(s) scanned")
+    assert re.match(r"prod-a  scanned  \d+ checks: ", lines[1]) and lines[2].startswith(
+        "prod-b  unreachable  "
+    )
+    fails = [line for line in lines if re.search(r"\bfail", line)]
+    assert fails and all(re.match(r"fail  \w+  [a-z0-9-]+  prod-a  \S+/\S+  ", line) for line in fails)
+    tsv = run_kubegap(*base, "-f", "tsv", home=tmp_path)
+    rows = [line.split("\t") for line in tsv.stdout.splitlines()]
+    assert rows[0][:3] == ["cluster", "check", "status"] and len({len(row) for row in rows}) == 1
+    assert {row[0] for row in rows[1:]} == {"prod-a", "prod-b"}
+    assert [row[2] for row in rows if row[0] == "prod-b"] == ["not-scanned"]

@@ -44,4 +44,4 @@ def test_a_fleet_of_one_uses_one_worker_and_duplicates_are_scanned_once() -> Non
 
     fleet = scan_fleet(FleetRequest(["a", "a"], ScanRequest(), concurrency=8), scanner=scanner)
     assert calls == ["a"] and fleet.concurrency == 1
-    assert fleet.exit_code(None) == 2
+    assert fleet.exit_code(None) == 3

@@ -50,13 +50,13 @@ def test_scan_of_an_unreachable_cluster_is_one_error_line(tmp_path: Path, closed
         "contexts: [{name: gone, context: {cluster: c, user: u}}]\n"
     )
     done = _kubegap("scan", home=tmp_path)
-    assert done.returncode == 2
+    assert done.returncode == 3  # the cluster could not be read
     assert done.stderr == f"Error: cannot reach the Kubernetes API at {closed_port_url}: connection refused\n"
 
 
 def test_scan_without_any_kubeconfig_suggests_the_demo(tmp_path: Path) -> None:
     done = _kubegap("scan", home=tmp_path)
-    assert done.returncode == 2
+    assert done.returncode == 2  # a usage error: choose a source
     assert done.stderr.startswith("Error: No kubeconfig found") and "kubegap scan --demo" in done.stderr
     assert done.stderr.count("\n") == 1
 

@@ -31,8 +31,8 @@ CHECK = CheckMeta(
     area="control-plane",
     severity=Severity.high,
     title=text(
-        "kube-system까지 막을 수 있는 웹훅의 백엔드가 하나뿐이거나 PDB가 없음",
-        "Fail-closed webhooks over kube-system with a single-replica or unprotected backend",
+        "kube-system을 막을 수 있는 웹훅 백엔드의 이중화",
+        "Backend redundancy of fail-closed webhooks over kube-system",
     ),
     why=text(
         "failurePolicy가 Fail이고 kube-system을 빼지 않은 웹훅은 백엔드가 잠깐만 사라져도 kube-system의 "

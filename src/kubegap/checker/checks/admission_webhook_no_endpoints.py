@@ -22,8 +22,8 @@ CHECK = CheckMeta(
     area="control-plane",
     severity=Severity.high,
     title=text(
-        "준비된 백엔드가 없는데 실패 시 요청을 거부하는 어드미션 웹훅",
-        "Fail-closed admission webhooks with no ready backend",
+        "실패 시 요청을 거부하는 어드미션 웹훅의 준비된 백엔드",
+        "Ready backends of fail-closed admission webhooks",
     ),
     why=text(
         "failurePolicy가 Fail인 웹훅은 백엔드를 부르지 못하면 요청을 거부합니다. 백엔드 Service에 준비된 "

@@ -47,10 +47,7 @@ CHECK = CheckMeta(
     id="checkpoint-volume",
     area="training-jobs",
     severity=Severity.low,
-    title=text(
-        "여러 노드 학습에 영구 체크포인트 저장소가 없음",
-        "Multi-node training without a durable checkpoint target",
-    ),
+    title=text("여러 노드 학습의 영구 체크포인트 저장소", "Durable checkpoint target of multi-node training"),
     why=text(
         "대형 학습은 몇 시간마다 하드웨어 고장으로 끊깁니다. BLOOM-176B는 다음 체크포인트를 두 반복 앞두고 "
         "GPU가 죽어 7.3시간을 잃었습니다. 파드 안(emptyDir)에만 저장하면 노드가 사라질 때 체크포인트도 "

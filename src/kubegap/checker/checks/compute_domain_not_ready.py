@@ -28,8 +28,7 @@ CHECK = CheckMeta(
     area="gpu-stack",
     severity=Severity.high,
     title=text(
-        "워크로드가 기다리는데 Ready가 아닌 ComputeDomain",
-        "ComputeDomains not Ready while their workloads wait",
+        "워크로드가 기다리는 ComputeDomain의 준비 상태", "Readiness of the ComputeDomains workloads wait on"
     ),
     why=text(
         "GB200 같은 멀티 노드 NVLink 시스템에서 NVIDIA DRA 드라이버는 ComputeDomain마다 "

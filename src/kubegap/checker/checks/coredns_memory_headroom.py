@@ -18,7 +18,7 @@ CHECK = CheckMeta(
     id="coredns-memory-headroom",
     area="control-plane",
     severity=Severity.medium,
-    title=text("CoreDNS 메모리 한도가 너무 작음", "CoreDNS memory limit too tight"),
+    title=text("CoreDNS 메모리 여유", "CoreDNS memory headroom"),
     why=text(
         "DNS 질의는 장애 때 가장 가파르게 늘어납니다. Zalando에서는 하위 호출 시간 초과로 재시도가 "
         "폭증하자 CoreDNS 메모리가 치솟아 100Mi 한도에 걸린 모든 파드가 함께 OOM으로 죽었고, 다시 떠도 "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
@@ -17,7 +18,7 @@ CHECK = CheckMeta(
     id="coredns-redundancy",
     area="control-plane",
     severity=Severity.medium,
-    title=text("클러스터 DNS가 단일 장애점임", "Cluster DNS is a single point of failure"),
+    title=text("클러스터 DNS 이중화", "Cluster DNS redundancy"),
     why=text(
         "서비스 디스커버리는 클러스터 DNS를 거칩니다. RebelMouse에서는 보안 패치를 위한 EKS 노드 교체가 "
         "CoreDNS 파드 하나를 내리자 남은 파드가 부하를 받아내지 못해 DNS가 느려지고 시간 초과가 났습니다. "
@@ -71,9 +72,9 @@ def is_dns(deployment: KubeObject) -> bool:
     return labels.get("k8s-app") == "kube-dns" or name in ("coredns", "kube-dns")
 
 
-def _dns_gap(replicas: int, guarded: bool) -> Message:
-    """What is missing: a second replica, a PodDisruptionBudget, or both."""
-    if replicas < 2 and not guarded:
+def _dns_gap(replicas: int, guarded: bool, budgets_read: bool = True) -> Message:
+    """What is missing: a second replica, a PodDisruptionBudget, or both (budgets unread: replicas only)."""
+    if replicas < 2 and not guarded and budgets_read:
         return message(
             "클러스터 DNS가 복제본 {replicas}개뿐이고 PodDisruptionBudget도 없습니다",
             "cluster DNS has {replicas} replica and no PodDisruptionBudget",
@@ -100,6 +101,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         )
         return
     budgets = snapshot.of("policy/PodDisruptionBudget")
+    budgets_read = snapshot.status_of("policy/PodDisruptionBudget").status is Coverage.read
     for deployment in dns:
         labels = {
             str(k): str(v)
@@ -114,7 +116,12 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             for pdb in budgets
         )
         evidence: dict[str, object] = {"replicas": replicas, "pdb": guarded}
-        if replicas < 2 or not guarded:
+        if replicas < 2:
+            # One replica is a single point of failure whatever PodDisruptionBudgets exist: this fail
+            # stands even when they could not be read (the runner keeps it beside the unknown).
+            gap = failed(CHECK, ref(deployment), _dns_gap(replicas, guarded, budgets_read), evidence)
+            yield replace(gap, holds_without=("policy/PodDisruptionBudget",))
+        elif not guarded:
             yield failed(CHECK, ref(deployment), _dns_gap(replicas, guarded), evidence)
         else:
             said = message(

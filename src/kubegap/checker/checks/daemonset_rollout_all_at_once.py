@@ -18,10 +18,7 @@ CHECK = CheckMeta(
     id="daemonset-rollout-all-at-once",
     area="fleet-change",
     severity=Severity.medium,
-    title=text(
-        "노드 에이전트가 전 노드에서 한꺼번에 재시작되도록 설정됨",
-        "Node agents set to restart on every node at once",
-    ),
+    title=text("노드 에이전트의 롤아웃 속도", "Rollout pace of node agents"),
     why=text(
         "DaemonSet의 maxUnavailable이 절반 이상이면 잘못된 새 버전이 거의 모든 노드에 동시에 퍼집니다. "
         "OpenAI의 CNI 설정 변경은 그 클러스터에만 있던 하드웨어 종류에서 깨져 GPU 클러스터 전체의 "

@@ -33,8 +33,7 @@ CHECK = CheckMeta(
     area="gpu-health",
     severity=Severity.medium,
     title=text(
-        "dcgm-exporter가 ECC·XID·row-remap 카운터를 내보내지 않음",
-        "dcgm-exporter does not export ECC, XID and row-remap counters",
+        "dcgm-exporter의 ECC·XID·row-remap 카운터", "ECC, XID and row-remap counters in dcgm-exporter"
     ),
     why=text(
         "dcgm-exporter는 카운터 파일에 적힌 필드만 내보냅니다. 기본 파일(default-counters.csv, "

@@ -15,7 +15,7 @@ CHECK = CheckMeta(
     id="dcgm-exporter-coverage",
     area="gpu-health",
     severity=Severity.high,
-    title=text("dcgm-exporter가 닿지 않는 GPU 노드", "GPU nodes that dcgm-exporter does not reach"),
+    title=text("dcgm-exporter가 닿는 GPU 노드 범위", "dcgm-exporter coverage of GPU nodes"),
     why=text(
         "dcgm-exporter가 GPU 노드의 taint를 허용하지 않거나 nodeSelector가 맞지 않으면 그 노드에는 파드가 "
         "뜨지 않습니다. 대시보드는 정상으로 보이지만, 바로 그 노드의 ECC·XID 오류는 아무도 보지 못합니다.",

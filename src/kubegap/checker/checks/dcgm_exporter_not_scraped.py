@@ -30,7 +30,7 @@ CHECK = CheckMeta(
     id="dcgm-exporter-not-scraped",
     area="gpu-health",
     severity=Severity.medium,
-    title=text("아무도 긁지 않는 dcgm-exporter", "dcgm-exporter that nothing scrapes"),
+    title=text("dcgm-exporter 메트릭 수집", "Scraping of dcgm-exporter"),
     why=text(
         "dcgm-exporter가 지표를 내도 Prometheus가 그것을 긁지 않으면 GPU 대시보드와 경보, GPU 지표 기반 "
         "오토스케일링이 모두 비어 있습니다. GPU Operator는 따로 켜지 않으면 ServiceMonitor를 만들지 "

@@ -19,10 +19,7 @@ CHECK = CheckMeta(
     id="dev-shm-memory-unbounded",
     area="training-jobs",
     severity=Severity.medium,
-    title=text(
-        "메모리 /dev/shm에 파드 메모리 한도보다 작은 크기 제한이 없음",
-        "Memory-backed /dev/shm not bounded below the pod's memory limit",
-    ),
+    title=text("메모리 기반 /dev/shm의 크기 제한", "Size limit of memory-backed /dev/shm"),
     why=text(
         "medium: Memory인 emptyDir에 쓴 파일은 파드의 메모리로 계산되고, 쓸 수 있는 양은 sizeLimit과 "
         "컨테이너 메모리 한도 합 중 작은 쪽입니다. sizeLimit이 없거나 그보다 크면 /dev/shm에 쌓인 것이 "

@@ -41,7 +41,7 @@ CHECK = CheckMeta(
     id="dev-shm-size",
     area="training-jobs",
     severity=Severity.medium,
-    title=text("GPU 파드의 /dev/shm이 너무 작음", "GPU pods with a too-small /dev/shm"),
+    title=text("GPU 파드의 /dev/shm 크기", "/dev/shm size of GPU pods"),
     why=text(
         "컨테이너의 기본 /dev/shm은 64MiB입니다. 같은 노드의 GPU끼리 NCCL이 주고받는 버퍼와 PyTorch "
         "DataLoader 워커의 텐서가 여기를 지나므로, 작으면 'unable to allocate shared memory' 오류로 죽거나 "

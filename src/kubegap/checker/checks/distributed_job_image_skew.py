@@ -22,10 +22,7 @@ CHECK = CheckMeta(
     id="distributed-job-image-skew",
     area="training-jobs",
     severity=Severity.medium,
-    title=text(
-        "한 분산 작업의 GPU 파드들이 서로 다른 이미지를 씀",
-        "GPU pods of one distributed job run different images",
-    ),
+    title=text("분산 작업 GPU 파드들의 이미지 일치", "One image across a distributed job's GPU pods"),
     why=text(
         "한 작업의 rank들이 서로 다른 이미지를 쓰면 NCCL·CUDA·프레임워크 버전이 섞여, collective가 "
         "멈추거나 결과가 조용히 달라질 수 있습니다. OPT 팀은 실행 중 의존성이 바뀌어 학습 양상이 달라졌고, "

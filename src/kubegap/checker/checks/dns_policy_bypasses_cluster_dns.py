@@ -20,10 +20,7 @@ CHECK = CheckMeta(
     id="dns-policy-bypasses-cluster-dns",
     area="networking",
     severity=Severity.medium,
-    title=text(
-        "클러스터 DNS를 거치지 않는 워크로드",
-        "Workloads that bypass cluster DNS",
-    ),
+    title=text("워크로드의 클러스터 DNS 사용", "Cluster DNS use by workloads"),
     why=text(
         "dnsPolicy가 Default인 파드는 클러스터 DNS 대신 노드의 resolv.conf를 물려받습니다. 서비스 이름이 "
         "풀리지 않고, 노드 이미지나 VPC 설정에 따라 동작이 달라지므로 클러스터 업그레이드 때 숨어 있던 "

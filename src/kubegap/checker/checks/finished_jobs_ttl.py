@@ -19,8 +19,7 @@ CHECK = CheckMeta(
     area="control-plane",
     severity=Severity.low,
     title=text(
-        "끝난 Job이 ttlSecondsAfterFinished 없이 쌓임",
-        "Finished Jobs pile up without ttlSecondsAfterFinished",
+        "끝난 Job 정리(ttlSecondsAfterFinished)", "Cleanup of finished Jobs (ttlSecondsAfterFinished)"
     ),
     why=text(
         "끝난 Job과 그 파드는 지우기 전까지 etcd에 남고, 모든 LIST와 컨트롤러 재동기화 비용에 더해집니다. "

@@ -16,10 +16,7 @@ CHECK = CheckMeta(
     id="flowschema-exempt",
     area="control-plane",
     severity=Severity.high,
-    title=text(
-        "사용자 FlowSchema가 exempt priority level로 보냄",
-        "Custom FlowSchema routed to the exempt priority level",
-    ),
+    title=text("사용자 FlowSchema의 priority level", "Priority level of custom FlowSchemas"),
     why=text(
         "exempt priority level의 요청은 동시 실행 한도도 대기열도 없이 곧바로 처리됩니다. 사용자 트래픽을 "
         "exempt로 보내면 그 클라이언트가 폭주할 때 API 서버를 지킬 장치가 없습니다. 대형 클러스터의 컨트롤 "

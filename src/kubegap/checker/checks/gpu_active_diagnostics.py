@@ -30,7 +30,7 @@ CHECK = CheckMeta(
     id="gpu-active-diagnostics",
     area="gpu-health",
     severity=Severity.low,
-    title=text("GPU 능동 진단이 주기적으로 돌지 않음", "No periodic active GPU diagnostics"),
+    title=text("주기적인 GPU 능동 진단", "Periodic active GPU diagnostics"),
     why=text(
         "카운터만으로는 느린 GPU나 간헐적으로 고장 나는 GPU를 찾지 못합니다. BLOOM 팀은 2.5%만 느린 GPU "
         "하나 때문에 전체 처리량이 5% 떨어졌고, 모든 GPU를 벤치마크할 도구가 없어 노드를 나눠 빼 보며 "

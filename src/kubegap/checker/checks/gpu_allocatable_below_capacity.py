@@ -16,7 +16,7 @@ CHECK = CheckMeta(
     id="gpu-allocatable-below-capacity",
     area="gpu-health",
     severity=Severity.medium,
-    title=text("할당 가능한 GPU 수가 실제보다 적은 노드", "Nodes with fewer allocatable GPUs than installed"),
+    title=text("설치된 GPU 대비 할당 가능한 GPU", "Allocatable GPUs against installed GPUs"),
     why=text(
         "디바이스 플러그인은 XID 오류가 난 GPU를 unhealthy로 표시하고, 오류가 사라진 뒤에도 플러그인을 "
         "재시작하기 전까지 되돌리지 않습니다. 8-GPU 노드가 7개로 남으면 8-GPU 파드는 영영 그 노드에 "

@@ -19,10 +19,7 @@ CHECK = CheckMeta(
     id="gpu-dev-char-symlinks-disabled",
     area="gpu-stack",
     severity=Severity.medium,
-    title=text(
-        "/dev/char 심볼릭 링크 생성이 꺼져 있어 GPU가 컨테이너에서 떨어질 수 있음",
-        "/dev/char symlink creation disabled: containers can lose their GPUs",
-    ),
+    title=text("GPU 장치의 /dev/char 심볼릭 링크 생성", "/dev/char symlink creation for GPU devices"),
     why=text(
         "systemd가 컨테이너 cgroup을 관리하면 systemctl daemon-reload 한 번에 실행 중인 컨테이너의 GPU "
         "접근이 사라지고 'Failed to initialize NVML: Unknown Error'가 납니다. 최신 runc는 주입된 장치마다 "

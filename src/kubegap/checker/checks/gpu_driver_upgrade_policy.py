@@ -18,8 +18,7 @@ CHECK = CheckMeta(
     area="fleet-change",
     severity=Severity.high,
     title=text(
-        "GPU 드라이버 자동 업그레이드에 동시 실행 한도가 없음",
-        "GPU driver auto-upgrade without a parallelism cap",
+        "GPU 드라이버 자동 업그레이드의 동시 실행 한도", "Parallelism cap of GPU driver auto-upgrades"
     ),
     why=text(
         "드라이버 업그레이드는 노드의 모든 GPU 파드를 내리고 커널 모듈을 다시 올립니다. "

@@ -25,9 +25,7 @@ CHECK = CheckMeta(
     id="gpu-driver-version-skew",
     area="gpu-stack",
     severity=Severity.medium,
-    title=text(
-        "같은 노드 풀 안에서 GPU 드라이버 버전이 다름", "GPU driver versions differ within one node pool"
-    ),
+    title=text("노드 풀 안의 GPU 드라이버 버전 일치", "One GPU driver version per node pool"),
     why=text(
         "한 풀의 노드가 서로 다른 드라이버·CUDA 버전을 쓰면, 여러 노드에 걸친 학습 작업은 어느 노드에 "
         "배치되느냐에 따라 동작이 달라집니다. Azure HPC 이미지에서는 패키지 업그레이드 한 번으로 "

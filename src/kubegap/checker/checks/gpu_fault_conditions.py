@@ -16,7 +16,7 @@ CHECK = CheckMeta(
     id="gpu-fault-conditions",
     area="gpu-health",
     severity=Severity.medium,
-    title=text("GPU 고장이 노드 condition으로 드러나지 않음", "GPU faults never become node conditions"),
+    title=text("GPU 고장의 노드 condition 반영", "GPU faults as node conditions"),
     why=text(
         "지표만 있고 노드 condition이 없으면 스케줄러와 자동 복구는 GPU가 고장 났다는 사실을 모릅니다. "
         "디바이스 플러그인은 XID 한 번으로 GPU를 영구히 unhealthy로 두기도 하지만, 노드 자체는 Ready로 "

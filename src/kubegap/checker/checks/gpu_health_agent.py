@@ -15,7 +15,7 @@ CHECK = CheckMeta(
     id="gpu-health-agent",
     area="gpu-health",
     severity=Severity.high,
-    title=text("GPU 상태 감시 에이전트가 없는 GPU 노드", "GPU nodes without a GPU health agent"),
+    title=text("GPU 노드의 GPU 상태 감시 에이전트", "GPU health agent on GPU nodes"),
     why=text(
         "GPU 장애는 흔합니다. Llama 3 학습에서는 54일 동안 예기치 않은 중단 419건 중 절반가량이 GPU와 HBM "
         "고장이었습니다. 노드에서 XID·ECC 오류를 읽는 에이전트가 없으면 고장 난 GPU가 작업을 계속 받고, "

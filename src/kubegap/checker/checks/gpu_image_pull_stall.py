@@ -26,10 +26,7 @@ CHECK = CheckMeta(
     id="gpu-image-pull-stall",
     area="gpu-stack",
     severity=Severity.low,
-    title=text(
-        "GPU 노드의 거대한 이미지를 미리 받아 두는 장치가 없음",
-        "Huge images on GPU nodes with no pre-pull in place",
-    ),
+    title=text("GPU 노드의 거대한 이미지 미리 받기", "Pre-pull of huge images on GPU nodes"),
     why=text(
         "수십 GB짜리 학습 이미지는 새 노드에서 받는 데만 수십 분이 걸리고, kubelet이 기본적으로 이미지를 "
         "하나씩 받으면 다른 이미지까지 그 뒤에서 기다립니다. OpenAI는 17GB Dota 이미지 때문에 새 노드의 "

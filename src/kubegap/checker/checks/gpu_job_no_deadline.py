@@ -26,7 +26,7 @@ CHECK = CheckMeta(
     id="gpu-job-no-deadline",
     area="training-jobs",
     severity=Severity.low,
-    title=text("여러 노드 GPU 작업에 실행 시간 상한이 없음", "Multi-node GPU jobs without a deadline"),
+    title=text("여러 노드 GPU 작업의 실행 시간 상한", "Deadline of multi-node GPU jobs"),
     why=text(
         "NCCL 정리 단계에서 교착된 rank는 끝나지 않습니다. Goodfire에서는 죽은 64-GPU 작업 두 개가 좀비로 "
         "남아 H100 128장을 약 9시간 붙들었고, 7일 시간 제한만 바라보고 있었습니다. activeDeadlineSeconds는 "

@@ -17,7 +17,7 @@ CHECK = CheckMeta(
     id="gpu-job-pod-failure-policy",
     area="training-jobs",
     severity=Severity.medium,
-    title=text("GPU Job에 podFailurePolicy가 없음", "GPU Jobs without a podFailurePolicy"),
+    title=text("GPU Job의 podFailurePolicy", "podFailurePolicy of GPU Jobs"),
     why=text(
         "podFailurePolicy가 없으면 노드 장애나 선점으로 죽은 파드도 backoffLimit을 깎고, 반대로 코드 "
         "버그로 죽은 파드는 쓸데없이 여러 번 재시도합니다. 대형 학습에서는 몇 시간마다 하드웨어가 고장 "

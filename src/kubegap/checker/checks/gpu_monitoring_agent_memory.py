@@ -34,7 +34,7 @@ CHECK = CheckMeta(
     id="gpu-monitoring-agent-memory",
     area="gpu-health",
     severity=Severity.medium,
-    title=text("메모리가 모자라 죽는 GPU 감시 에이전트", "GPU monitoring agents that run out of memory"),
+    title=text("GPU 감시 에이전트의 메모리", "Memory of GPU monitoring agents"),
     why=text(
         "감시 에이전트가 메모리 한도에 걸려 죽으면 그 노드의 GPU 감시가 아무 경보 없이 끊깁니다. PyTorch CI "
         "클러스터에서는 512Mi 한도의 dcgm-exporter가 GPU 8장짜리 노드에서만 거듭 OOMKilled로 재시작했고, "

@@ -20,10 +20,7 @@ CHECK = CheckMeta(
     id="gpu-namespace-quota-exhausted",
     area="fleet-change",
     severity=Severity.medium,
-    title=text(
-        "GPU 네임스페이스의 ResourceQuota가 거의 다 참",
-        "ResourceQuota of a GPU namespace nearly exhausted",
-    ),
+    title=text("GPU 네임스페이스의 ResourceQuota 여유", "ResourceQuota headroom of GPU namespaces"),
     why=text(
         "ResourceQuota의 status.used가 status.hard에 닿으면 API 서버는 새 파드를 403으로 거부합니다. "
         "스케일 아웃, 재시도한 작업, 교체 파드가 모두 조용히 멈춥니다. mybinder.org는 GKE가 넣어 둔 "

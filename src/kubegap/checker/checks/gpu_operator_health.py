@@ -19,8 +19,7 @@ CHECK = CheckMeta(
     area="gpu-stack",
     severity=Severity.high,
     title=text(
-        "GPU Operator가 준비되지 않았거나 드라이버 업그레이드가 실패함",
-        "GPU Operator not ready or driver upgrade failed",
+        "GPU Operator의 준비 상태와 드라이버 업그레이드", "GPU Operator readiness and driver upgrades"
     ),
     why=text(
         "ClusterPolicy가 ready가 아니면 드라이버, 툴킷, 디바이스 플러그인 중 무언가가 일부 노드에서 "

@@ -18,7 +18,7 @@ CHECK = CheckMeta(
     id="gpu-pool-no-spare-nodes",
     area="gpu-health",
     severity=Severity.low,
-    title=text("GPU 풀에 교체용 여유 노드가 없음", "No spare node in a GPU pool"),
+    title=text("GPU 풀의 교체용 여유 노드", "Spare nodes in GPU pools"),
     why=text(
         "대형 학습에서 노드 고장은 며칠마다 일어나고, 재시작은 고장 난 노드를 바꿔 끼울 여유 노드가 있어야 "
         "빨라집니다. OPT-175B 팀은 호스트 다섯 대가 한꺼번에 죽었을 때 여유 노드가 네 대뿐이라 막혔고, "

@@ -24,7 +24,7 @@ CHECK = CheckMeta(
     id="gpu-pool-os-drift",
     area="fleet-change",
     severity=Severity.low,
-    title=text("같은 GPU 풀의 커널·OS 이미지가 제각각임", "Kernel or OS image drift within a GPU pool"),
+    title=text("GPU 풀 안의 커널·OS 이미지 일치", "One kernel and OS image per GPU pool"),
     why=text(
         "한 풀 안에서 커널이나 OS 이미지가 다르면, 노드가 관리된 롤아웃이 아닌 무인 업데이트로 바뀌고 "
         "있다는 신호입니다. Datadog에서는 무인 보안 업데이트가 전 노드의 systemd-networkd를 한꺼번에 "

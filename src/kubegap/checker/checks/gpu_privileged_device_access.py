@@ -35,8 +35,8 @@ CHECK = CheckMeta(
     area="gpu-stack",
     severity=Severity.medium,
     title=text(
-        "특권 모드나 호스트 장치 마운트로 디바이스 플러그인을 우회하는 GPU 파드",
-        "GPU pods that bypass the device plugin through privilege or host /dev mounts",
+        "GPU 파드의 장치 접근(특권 모드, 호스트 /dev/* 마운트)",
+        "Device access of GPU pods (privilege, host /dev mounts)",
     ),
     why=text(
         "privileged 컨테이너는 호스트의 장치 노드를 모두 받으므로 디바이스 플러그인이 몇 장을 할당했든 "

@@ -19,10 +19,7 @@ CHECK = CheckMeta(
     id="gpu-serving-hpa-at-max",
     area="control-plane",
     severity=Severity.medium,
-    title=text(
-        "최대 복제본 수에 묶인 GPU 서빙 오토스케일러",
-        "GPU serving autoscalers pinned at their maximum",
-    ),
+    title=text("GPU 서빙 오토스케일러의 여유", "Headroom of GPU serving autoscalers"),
     why=text(
         "HorizontalPodAutoscaler가 이미 maxReplicas에 닿아 있으면 트래픽이 더 늘어도 파드를 늘릴 수 없어 "
         "요청이 쌓이고 시간 초과가 납니다. AssemblyAI에서는 잘못 설정된 확장 정책이 서비스의 확장 폭을 묶어, "

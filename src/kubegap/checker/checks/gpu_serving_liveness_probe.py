@@ -22,10 +22,7 @@ CHECK = CheckMeta(
     id="gpu-serving-liveness-probe",
     area="gpu-stack",
     severity=Severity.medium,
-    title=text(
-        "GPU 서빙 컨테이너의 livenessProbe가 멈춘 엔진을 보지 못함",
-        "GPU serving containers whose liveness probe cannot see a hung engine",
-    ),
+    title=text("GPU 서빙 컨테이너의 livenessProbe", "Liveness probes of GPU serving containers"),
     why=text(
         "추론 엔진이 교착에 빠지거나 CUDA·NCCL 호출에서 멈춰도 API 서버 프로세스는 살아서 "
         "포트를 열어 둡니다. livenessProbe가 없거나 TCP 연결만 보거나 모델 목록처럼 API "

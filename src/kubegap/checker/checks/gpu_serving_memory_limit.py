@@ -28,7 +28,7 @@ CHECK = CheckMeta(
     id="gpu-serving-memory-limit",
     area="gpu-stack",
     severity=Severity.medium,
-    title=text("메모리 한도가 없는 GPU 서빙 컨테이너", "GPU serving containers without a memory limit"),
+    title=text("GPU 서빙 컨테이너의 메모리 한도", "Memory limits of GPU serving containers"),
     why=text(
         "메모리 한도가 없는 컨테이너는 노드 메모리를 다 쓸 때까지 자랄 수 있고, 그러면 커널은 같은 노드의 "
         "아무 프로세스나 죽입니다. mybinder.org에서는 한도 없는 빌드 컨테이너가 노드 메모리를 다 써 같은 "

@@ -21,10 +21,7 @@ CHECK = CheckMeta(
     id="gpu-serving-pdb-missing",
     area="fleet-change",
     severity=Severity.medium,
-    title=text(
-        "GPU 서빙 워크로드에 PodDisruptionBudget이 없음",
-        "GPU serving workloads without a PodDisruptionBudget",
-    ),
+    title=text("GPU 서빙 워크로드의 PodDisruptionBudget", "PodDisruptionBudgets of GPU serving workloads"),
     why=text(
         "노드 업그레이드와 drain은 PodDisruptionBudget만 보고 속도를 조절합니다. PDB가 없으면 자동 "
         "업그레이드가 한 풀의 모델 서빙 노드를 한꺼번에 비울 수 있습니다. GitHub Copilot은 자동화된 노드 "

@@ -18,7 +18,7 @@ CHECK = CheckMeta(
     id="gpu-stack-priority-class",
     area="gpu-stack",
     severity=Severity.medium,
-    title=text("GPU 스택 파드에 높은 priority class가 없음", "GPU stack pods without a high priority class"),
+    title=text("GPU 스택 파드의 priority class", "Priority class of GPU stack pods"),
     why=text(
         "드라이버, 디바이스 플러그인, DCGM 같은 GPU 스택 파드의 우선순위가 일반 작업과 같으면 메모리 "
         "압박이나 선점 때 먼저 쫓겨날 수 있습니다. 드라이버가 사라진 노드에 GPU 파드가 다시 뜨면 "

@@ -18,8 +18,8 @@ CHECK = CheckMeta(
     area="gpu-health",
     severity=Severity.medium,
     title=text(
-        "여러 노드 작업이 도는 노드에 열·클럭 스로틀 신호가 있음",
-        "Thermal or clock-throttle signals on nodes of a running multi-node job",
+        "여러 노드 작업이 도는 노드의 열·클럭 스로틀",
+        "Thermal and clock throttling on nodes of multi-node jobs",
     ),
     why=text(
         "동기식 분산 작업은 가장 느린 노드의 속도로 돕니다. GPU 하나가 과열로 클럭을 낮추면 작업 전체가 "

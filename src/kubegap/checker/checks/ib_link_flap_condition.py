@@ -17,10 +17,7 @@ CHECK = CheckMeta(
     id="ib-link-flap-condition",
     area="networking",
     severity=Severity.high,
-    title=text(
-        "InfiniBand 링크 불안정 신호가 있거나 보이지 않음",
-        "InfiniBand link flaps reported, or not observable",
-    ),
+    title=text("InfiniBand 링크 안정성", "InfiniBand link stability"),
     why=text(
         "IB 포트 하나가 오르내리면 그 포트를 지나는 모든 collective가 느려지거나 멈추고, 여러 노드에 걸친 "
         "작업 전체가 그 속도에 묶입니다. Imbue는 1만 2천 개가 넘는 링크 중 어느 하나라도 불안정하면 학습 "

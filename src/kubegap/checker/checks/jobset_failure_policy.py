@@ -16,7 +16,7 @@ CHECK = CheckMeta(
     id="jobset-failure-policy",
     area="training-jobs",
     severity=Severity.medium,
-    title=text("JobSet이 첫 실패에 바로 끝남", "JobSet fails on the first child failure"),
+    title=text("JobSet의 실패 정책", "JobSet failure policy"),
     why=text(
         "failurePolicy가 없거나 maxRestarts가 0인 JobSet은 자식 Job 하나가 실패하는 순간 전체가 "
         "실패합니다. Llama 3 학습은 54일 동안 약 3시간마다 한 번 중단되었고, 자동 재시작 덕분에 유효 학습 "

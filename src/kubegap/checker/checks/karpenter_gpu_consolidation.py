@@ -42,10 +42,7 @@ CHECK = CheckMeta(
     id="karpenter-gpu-consolidation",
     area="fleet-change",
     severity=Severity.medium,
-    title=text(
-        "GPU NodePool이 막는 장치 없이 저활용 노드 통합을 허용함",
-        "GPU NodePools that consolidate underutilized nodes with nothing holding them back",
-    ),
+    title=text("GPU NodePool의 노드 통합 제한", "Consolidation guard of GPU NodePools"),
     why=text(
         "consolidationPolicy가 WhenEmptyOrUnderutilized이면 Karpenter는 덜 찬 노드의 파드를 퇴거하고 노드를 "
         "없애거나 바꿉니다. 학습 작업의 파드가 쫓겨나면 마지막 체크포인트 이후 진행이 사라지고, 여러 노드 "

@@ -20,7 +20,7 @@ CHECK = CheckMeta(
     id="kueue-wait-for-pods-ready",
     area="training-jobs",
     severity=Severity.medium,
-    title=text("Kueue에서 waitForPodsReady가 꺼져 있음", "Kueue waitForPodsReady disabled"),
+    title=text("Kueue의 waitForPodsReady", "Kueue waitForPodsReady"),
     why=text(
         "waitForPodsReady 없이 Kueue는 작업을 승인한 뒤 파드가 실제로 다 떴는지 보지 않습니다. 여러 노드에 "
         "걸친 작업 둘이 GPU를 반씩 차지하면 서로를 기다리며 멈추고, 파드 일부가 끝내 뜨지 못한 작업은 GPU "

@@ -16,10 +16,7 @@ CHECK = CheckMeta(
     id="kured-reboot-safety",
     area="fleet-change",
     severity=Severity.medium,
-    title=text(
-        "kured가 학습 중인 노드나 여러 노드를 동시에 재부팅할 수 있음",
-        "kured may reboot busy or many nodes at once",
-    ),
+    title=text("kured 재부팅 안전장치", "kured reboot safety"),
     why=text(
         "무인 OS 업데이트 뒤의 재부팅은 언제든 노드를 내립니다. kured에 --blocking-pod-selector가 없으면 "
         "며칠째 도는 학습 작업의 노드도 재부팅되고, --concurrency가 1보다 크면 여러 노드가 함께 빠집니다. "

@@ -19,8 +19,8 @@ CHECK = CheckMeta(
     area="networking",
     severity=Severity.medium,
     title=text(
-        "여러 노드 GPU 작업에 서비스 메시 사이드카가 주입됨",
-        "Service-mesh sidecars injected into multi-node GPU jobs",
+        "여러 노드 GPU 작업의 서비스 메시 사이드카 주입",
+        "Service-mesh sidecar injection into multi-node GPU jobs",
     ),
     why=text(
         "Istio나 Linkerd 사이드카는 파드의 트래픽을 가로챕니다. NCCL은 노드 사이에 임의 포트로 직접 연결을 "

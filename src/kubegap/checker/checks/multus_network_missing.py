@@ -22,10 +22,7 @@ CHECK = CheckMeta(
     id="multus-network-missing",
     area="networking",
     severity=Severity.high,
-    title=text(
-        "여러 노드 GPU 파드에 요청한 Multus 네트워크가 붙지 않음",
-        "Multi-node GPU pods running without the Multus networks they requested",
-    ),
+    title=text("여러 노드 GPU 파드의 Multus 네트워크", "Multus networks of multi-node GPU pods"),
     why=text(
         "노드 재부팅 직후처럼 CNI 순서가 어긋나면 파드가 보조 인터페이스 없이 Running으로 뜰 수 있습니다. "
         "한 클러스터에서는 워커를 강제로 재부팅한 뒤 다섯 번에 한 번꼴로 파드가 Multus 인터페이스 없이 "

@@ -15,7 +15,7 @@ CHECK = CheckMeta(
     id="nccl-async-error-handling",
     area="training-jobs",
     severity=Severity.high,
-    title=text("NCCL 비동기 오류 처리가 꺼져 있음", "NCCL async error handling disabled"),
+    title=text("NCCL 비동기 오류 처리", "NCCL async error handling"),
     why=text(
         "TORCH_NCCL_ASYNC_ERROR_HANDLING=0이면 한 rank가 죽어도 나머지 rank는 collective 안에서 영원히 "
         "기다리고, 프로세스가 끝나지 않으니 작업 관리자는 실패를 모릅니다. BLOOM 팀은 GPU가 죽을 때마다 "

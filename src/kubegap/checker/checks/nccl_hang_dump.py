@@ -18,7 +18,7 @@ CHECK = CheckMeta(
     id="nccl-hang-dump",
     area="training-jobs",
     severity=Severity.low,
-    title=text("분산 학습이 멈췄을 때 남는 덤프가 없음", "No hang dump for distributed training"),
+    title=text("분산 학습이 멈췄을 때의 덤프", "Hang dump for distributed training"),
     why=text(
         "멈춘 학습에서 가장 어려운 일은 어느 rank가 어디서 멈췄는지 찾는 것입니다. BLOOM 팀은 전체 "
         "규모에서 py-spy가 듣지 않아 2노드에서 재현해야 했고, Llama 3 팀은 NCCL flight recorder 덕분에 "

@@ -18,7 +18,7 @@ CHECK = CheckMeta(
     id="nccl-watchdog-disabled",
     area="training-jobs",
     severity=Severity.medium,
-    title=text("NCCL 워치독이 꺼졌거나 사실상 무한함", "NCCL watchdog disabled or effectively endless"),
+    title=text("NCCL 워치독", "NCCL watchdog"),
     why=text(
         "ProcessGroupNCCL 워치독과 그 감시(heartbeat) 스레드는 멈춘 collective를 프로세스 종료로 바꾸는 "
         "마지막 장치입니다. PyTorch 개발자는 워치독이 타임아웃에도 프로그램을 내리지 못해 작업이 아무도 "

@@ -17,7 +17,7 @@ CHECK = CheckMeta(
     id="nic-cluster-policy-ready",
     area="networking",
     severity=Severity.high,
-    title=text("NicClusterPolicy가 ready가 아님", "NicClusterPolicy not ready"),
+    title=text("NicClusterPolicy 준비 상태", "NicClusterPolicy readiness"),
     why=text(
         "NicClusterPolicy가 ready가 아니면 MOFED 드라이버, RDMA 디바이스 플러그인, Multus 같은 구성 요소가 "
         "일부 노드에서 돌지 않습니다. 새로 들어온 노드가 NCCL·InfiniBand 문제를 안고 오는 일은 대형 "

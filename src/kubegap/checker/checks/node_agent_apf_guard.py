@@ -17,8 +17,8 @@ CHECK = CheckMeta(
     area="control-plane",
     severity=Severity.high,
     title=text(
-        "클러스터 전체를 읽는 노드 에이전트를 APF가 가두지 않음",
-        "No APF guard for per-node agents that read cluster-wide",
+        "클러스터 전체를 읽는 노드 에이전트의 APF 제한",
+        "APF guard for per-node agents that read cluster-wide",
     ),
     why=text(
         "API Priority and Fairness의 기본 설정에서 ServiceAccount 요청은 workload-low·workload-high처럼 "

@@ -20,10 +20,7 @@ CHECK = CheckMeta(
     id="node-agent-cluster-wide-reads",
     area="control-plane",
     severity=Severity.medium,
-    title=text(
-        "노드마다 뜨는 에이전트가 클러스터 전체를 LIST/WATCH함",
-        "Per-node agents that LIST/WATCH the whole cluster",
-    ),
+    title=text("노드별 에이전트의 클러스터 전체 LIST/WATCH", "Cluster-wide LIST/WATCH by per-node agents"),
     why=text(
         "DaemonSet 파드 하나하나가 모든 네임스페이스의 pods·endpoints를 LIST하면, API 서버 부하가 노드 "
         "수에 비례해 커집니다. OpenAI에서는 2024년 12월 새 텔레메트리 서비스가 바로 이렇게 동작해, 대형 "

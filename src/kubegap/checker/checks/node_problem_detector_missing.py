@@ -19,7 +19,7 @@ CHECK = CheckMeta(
     id="node-problem-detector-missing",
     area="gpu-health",
     severity=Severity.medium,
-    title=text("노드 문제 감지기가 없음", "No node problem detection"),
+    title=text("노드 문제 감지", "Node problem detection"),
     why=text(
         "커널 교착, 읽기 전용 파일 시스템, 망가진 컨테이너 런타임은 kubelet이 Ready를 보고하는 동안에도 "
         "일어납니다. 이를 노드 condition으로 올리는 감지기가 없으면 자동 복구도 스케줄러도 반응하지 "

@@ -24,8 +24,8 @@ CHECK = CheckMeta(
     area="gpu-stack",
     severity=Severity.medium,
     title=text(
-        "GPU를 요청하지 않은 컨테이너에 NVIDIA_VISIBLE_DEVICES가 설정됨",
-        "NVIDIA_VISIBLE_DEVICES set in containers that request no GPU",
+        "GPU 요청과 NVIDIA_VISIBLE_DEVICES 설정",
+        "NVIDIA_VISIBLE_DEVICES against GPU requests",
     ),
     why=text(
         "NVIDIA 런타임은 NVIDIA_VISIBLE_DEVICES에 적힌 GPU를 컨테이너에 넣어 줍니다. GPU를 자원으로 "

@@ -20,10 +20,7 @@ CHECK = CheckMeta(
     id="prometheus-memory-unsized",
     area="control-plane",
     severity=Severity.medium,
-    title=text(
-        "Prometheus 메모리 크기가 정해지지 않았거나 OOM으로 죽음",
-        "Prometheus memory unsized or OOM-killed",
-    ),
+    title=text("Prometheus 메모리 크기 설정", "Prometheus memory sizing"),
     why=text(
         "Prometheus 서버의 메모리는 네임스페이스, 대상, 규칙이 늘수록 조용히 커집니다. 요청량도 한도도 "
         "없으면 스케줄러는 그 크기를 모른 채 아무 노드에나 올리고, 메모리가 노드를 넘는 날 OOM으로 죽으며 "

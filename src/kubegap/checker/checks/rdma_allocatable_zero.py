@@ -16,7 +16,7 @@ CHECK = CheckMeta(
     area="networking",
     severity=Severity.high,
     title=text(
-        "RDMA 장치가 있는데 할당할 수 없는 노드", "Nodes that advertise RDMA devices but can allocate none"
+        "RDMA 장치를 알리는 노드의 할당 가능 수", "Allocatable RDMA devices on nodes that advertise them"
     ),
     why=text(
         "RDMA 디바이스 플러그인이 InfiniBand/RoCE 장치를 unhealthy로 보면 capacity는 남고 allocatable은 "

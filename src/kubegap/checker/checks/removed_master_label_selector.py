@@ -22,8 +22,8 @@ CHECK = CheckMeta(
     area="fleet-change",
     severity=Severity.high,
     title=text(
-        "없어진 master 노드 레이블로 노드를 고르는 설정",
-        "Selectors on the removed node-role.kubernetes.io/master label",
+        "제거된 node-role.kubernetes.io/master 레이블의 사용",
+        "Use of the removed node-role.kubernetes.io/master label",
     ),
     why=text(
         "쿠버네티스 1.24는 node-role.kubernetes.io/master 레이블을 노드에서 뺐습니다. Reddit에서는 Calico "

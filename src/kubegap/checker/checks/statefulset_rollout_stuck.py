@@ -19,10 +19,7 @@ CHECK = CheckMeta(
     id="statefulset-rollout-stuck",
     area="fleet-change",
     severity=Severity.medium,
-    title=text(
-        "StatefulSet 파드가 새 스펙을 받지 않음",
-        "StatefulSet pods do not take the new spec",
-    ),
+    title=text("StatefulSet 롤아웃 진행", "StatefulSet rollout progress"),
     why=text(
         "StatefulSet 스펙을 바꿔도 갱신 방식이 OnDelete이거나 롤아웃이 멈추면 파드는 옛 리비전으로 계속 "
         "돕니다. 겉으로 아무 변화가 없으니 배포가 끝난 줄 알지만, 새 스펙은 노드 drain처럼 전혀 다른 "

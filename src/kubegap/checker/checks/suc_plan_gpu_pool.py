@@ -20,8 +20,8 @@ CHECK = CheckMeta(
     area="fleet-change",
     severity=Severity.high,
     title=text(
-        "OS 업그레이드 Plan이 GPU 풀을 한꺼번에 건드림",
-        "OS upgrade Plan takes too much of the GPU pool at once",
+        "OS 업그레이드 Plan이 GPU 풀에서 동시에 올리는 비율",
+        "OS upgrade Plan concurrency across a GPU pool",
     ),
     why=text(
         "호스트 OS·커널 업데이트가 수천 대 노드의 네트워크를 한 번에 끊은 일이 있습니다. OpenAI(2025년 "

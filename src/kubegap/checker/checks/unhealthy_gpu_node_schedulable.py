@@ -22,9 +22,7 @@ CHECK = CheckMeta(
     id="unhealthy-gpu-node-schedulable",
     area="gpu-health",
     severity=Severity.high,
-    title=text(
-        "고장 신호가 있는데도 스케줄 가능한 GPU 노드", "GPU nodes reported broken but still schedulable"
-    ),
+    title=text("고장 신호가 있는 GPU 노드의 스케줄링", "Scheduling onto GPU nodes with fault signals"),
     why=text(
         "GPU·NVLink 고장 신호가 뜬 노드가 cordon되지 않으면 재시작한 작업이 다시 같은 노드에 배치됩니다. "
         "OPT-175B 팀은 교체한 노드가 같은 ECC 오류를 안고 돌아와 재시작을 반복했습니다.",

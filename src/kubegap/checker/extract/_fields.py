@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from kubegap.checker.finding import ObjectRef
-from kubegap.checker.snapshot import KubeObject
+from kubegap.checker.snapshot import KubeObject, place_of
 
 _QUANTITY = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([a-zA-Z]*)\s*$")
 _SUFFIX = {
@@ -120,12 +120,16 @@ def annotations_of(obj: KubeObject) -> dict[str, str]:
 
 
 def ref(obj: KubeObject) -> ObjectRef:
-    """The ObjectRef of a raw object (the runner adds the manifest file and line afterwards)."""
+    """The ObjectRef of a raw object, with the file, line and document a manifest object came from."""
+    place = place_of(obj)
     return ObjectRef(
         kind=str(obj.get("kind") or ""),
         name=name_of(obj),
         namespace=namespace_of(obj),
         api_version=str(obj.get("apiVersion") or ""),
+        source_file=place[0] if place else "",
+        source_line=place[1] if place else 0,
+        source_document=place[2] if place else 0,
     )
 
 

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from kubegap.checker.fleet.report import FleetReport
 from kubegap.checker.reports import report_document, sarif_document
 from kubegap.checker.reports._common import report_lang
+from kubegap.checker.reports.json_text import dumps
 from kubegap.redaction import redact_value
 
 
@@ -69,8 +68,7 @@ def fleet_document(
 
 
 def render_fleet_json(fleet: FleetReport, lang: str | None = "en", base_url: str | None = None) -> str:
-    document = fleet_document(fleet, lang, base_url)
-    return orjson.dumps(document, option=orjson.OPT_INDENT_2, default=str).decode() + "\n"
+    return dumps(fleet_document(fleet, lang, base_url))
 
 
 def fleet_sarif_document(
@@ -108,5 +106,4 @@ def fleet_sarif_document(
 
 
 def render_fleet_sarif(fleet: FleetReport, lang: str | None = "en", base_url: str | None = None) -> str:
-    document = fleet_sarif_document(fleet, lang, base_url)
-    return orjson.dumps(document, option=orjson.OPT_INDENT_2, default=str).decode() + "\n"
+    return dumps(fleet_sarif_document(fleet, lang, base_url))

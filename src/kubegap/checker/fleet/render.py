@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from kubegap.checker.fleet.documents import render_fleet_json, render_fleet_sarif
+from kubegap.checker.fleet.pipe_reports import render_fleet_plain, render_fleet_tsv
 from kubegap.checker.fleet.report import FleetReport
 from kubegap.checker.fleet.text_reports import render_fleet_markdown, render_fleet_table
 from kubegap.errors import UsageError
@@ -18,10 +19,14 @@ def render_fleet(
 ) -> str:
     if fmt == "table":
         return render_fleet_table(fleet, lang, color=color)
+    if fmt == "plain":
+        return render_fleet_plain(fleet, lang, base_url)
+    if fmt == "tsv":
+        return render_fleet_tsv(fleet, lang, base_url)
     if fmt == "json":
         return render_fleet_json(fleet, lang, base_url)
     if fmt == "markdown":
         return render_fleet_markdown(fleet, lang, base_url)
     if fmt == "sarif":
         return render_fleet_sarif(fleet, lang, base_url)
-    raise UsageError(f"unknown report format {fmt!r}; choose one of table, json, markdown, sarif")
+    raise UsageError(f"unknown report format {fmt!r}; choose one of table, plain, tsv, json, markdown, sarif")

@@ -108,9 +108,9 @@ class FleetReport:
         return rows
 
     def exit_code(self, fail_on: Severity | None) -> int:
-        """2 when a cluster could not be scanned (the fleet's picture is incomplete), else as one scan."""
+        """3 when a cluster could not be read (the fleet's picture is incomplete), else as one scan."""
         if self.not_scanned():
-            return 2
+            return 3
         if fail_on is None:
             return 0
         return max(

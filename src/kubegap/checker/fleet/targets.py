@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kubegap.checker.live.kubeconfig import context_names, resolve_kubeconfig
-from kubegap.errors import ClusterError, UsageError
+from kubegap.errors import KubeconfigError, UsageError
 
 
 def kubeconfig_contexts(kubeconfig: str | None) -> list[str]:
     """Every context name in the kubeconfig, in file order; a one-line error when there is none."""
     path = resolve_kubeconfig(kubeconfig)
     if path is None:
-        raise ClusterError(
+        raise KubeconfigError(
             "--all-contexts needs a kubeconfig (KUBECONFIG is unset and ~/.kube/config does not exist)"
         )
     return context_names(path)[0]  # read bounded; a broken file is one KubeconfigError line

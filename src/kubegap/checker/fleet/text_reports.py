@@ -90,6 +90,15 @@ def _cluster_line(cluster: ClusterResult, lang: str) -> list[str]:
     ]
 
 
+def fleet_heading(fleet: FleetReport, lang: str) -> str:
+    """'kubegap fleet scan · 2 of 3 cluster(s) scanned · 120 request(s) · 4.2s'."""
+    return (
+        f"{_word('title', lang)} · "
+        f"{_word('scanned_of', lang, scanned=len(fleet.scanned()), total=len(fleet.clusters))} · "
+        f"{_word('requests', lang, requests=fleet.requests)} · {fleet.wall_seconds:.1f}s"
+    )
+
+
 def render_fleet_table(
     fleet: FleetReport, lang: str | None = "en", *, color: bool = False, width: int = 160
 ) -> str:
@@ -102,11 +111,8 @@ def render_fleet_table(
         color_system="auto" if color else None,
         highlight=False,
     )
-    console.print(
-        f"[bold]{_word('title', lang)}[/] · "
-        f"{_word('scanned_of', lang, scanned=len(fleet.scanned()), total=len(fleet.clusters))} · "
-        f"{_word('requests', lang, requests=fleet.requests)} · {fleet.wall_seconds:.1f}s"
-    )
+    title, _, rest = fleet_heading(fleet, lang).partition(" · ")
+    console.print(f"[bold]{title}[/] · {rest}")
     clusters = Table(title=_word("clusters", lang), title_justify="left")
     for column in (
         _word("cluster", lang),

@@ -9,6 +9,6 @@ for carries a coverage verdict (read, absent, forbidden, failed, malformed, part
 checks never pass on what was not read whole. `kubeconfig` resolves which file and context are used,
 `credentials` readies that context's credentials before the first request (a tokenFile read and an
 exec plugin run by `exec_plugin`, both bounded; tokens a header cannot carry refused), so the
-official client runs and reads nothing itself, `discovery` asks the API which kinds it serves, `pages` lists one kind page by page, and `rbac`
-prints the read-only ClusterRole all of this needs.
+official client runs and reads nothing itself, `discovery` asks the API which kinds it serves,
+`pages` lists one kind page by page, and `rbac` prints the read-only ClusterRole all of this needs.
 """

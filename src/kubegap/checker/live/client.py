@@ -38,7 +38,7 @@ from kubegap.checker.live.bounded_http import (
 from kubegap.checker.live.credentials import prepare
 from kubegap.checker.live.kubeconfig import choose_context, clean, load_error, resolve_kubeconfig
 from kubegap.checker.live.request_paths import ReadOnlyViolation, check_path
-from kubegap.errors import ClusterError, KubegapError
+from kubegap.errors import ClusterError, KubeconfigError, KubegapError
 
 __all__ = [
     "ApiError",
@@ -182,7 +182,7 @@ class ReadOnlyClient:
                 client = cls(configuration, **options)
                 client.in_cluster = True
                 return client
-            raise ClusterError(
+            raise KubeconfigError(
                 message(
                     "kubeconfig가 없고(KUBECONFIG가 설정되지 않았고 ~/.kube/config도 없음) 클러스터 안에서 "
                     "실행 중도 아닙니다. `kubegap scan --demo`나 `kubegap scan --snapshot FILE`을 써 보세요.",

@@ -1,6 +1,7 @@
-"""Renderers of a ScanReport: table (terminal), JSON, Markdown (PR comments) and SARIF (code scanning).
+"""Renderers of a ScanReport: table (terminal), plain and TSV (pipes), JSON, Markdown (PR comments), SARIF.
 
-Every renderer redacts what it emits; `render()` picks one by name.
+Every renderer redacts what it emits and shows control characters as escapes: the text formats print
+only the view (`view.py`), the JSON ones serialize through `json_text`. `render()` picks one by name.
 """
 
 from __future__ import annotations
@@ -24,12 +25,18 @@ def render(
     *,
     color: bool = False,
     width: int = 120,
+    full: bool = False,
 ) -> str:
-    """The report as text in the named format (`width` columns for the boxed table)."""
+    """The report as text in the named format (`width` columns for the table).
+
+    `full` (`--all`) makes the table and plain layouts show every check and finding, fixes, incidents
+    and coverage; by default they show the open fails, the summary and the groups of unknowns. The
+    other formats are complete either way.
+    """
     if fmt == "table":
-        return render_table(report, lang, base_url, color=color, width=width)
+        return render_table(report, lang, base_url, color=color, width=width, full=full)
     if fmt == "plain":
-        return render_plain(report, lang, base_url)
+        return render_plain(report, lang, base_url, full=full)
     if fmt == "tsv":
         return render_tsv(report, lang, base_url)
     if fmt == "json":

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.finding import Finding
+from kubegap.checker.finding import Finding, ObjectRef
 from kubegap.checker.reports.escaping import visible
 from kubegap.redaction import redact_text, redact_value
 from kubegap.text import label, normalize_lang
@@ -80,13 +80,52 @@ def cited_incidents(meta: CheckMeta, lang: str, base_url: str) -> list[CitedInci
     return cited
 
 
-def evidence_text(finding: Finding, limit: int = 300) -> str:
-    """Evidence as `key=value; ...` on one line, redacted and kept short."""
-    if not finding.evidence:
+# Evidence keys shown on their own (the workload role a check assumed), not in the evidence text.
+ROLE_KEYS = ("role", "role_evidence", "roleEvidence")
+
+
+def evidence_text(finding: Finding, limit: int = 300, *, role_apart: bool = False) -> str:
+    """Evidence as `key=value; ...` on one line, redacted and kept short; `role_apart` leaves out the
+    workload role, for a format that shows it on its own (`role_text`)."""
+    skipped = ROLE_KEYS if role_apart else ()
+    shown = {key: value for key, value in finding.evidence.items() if key not in skipped}
+    if not shown:
         return ""
-    redacted = redact_value(finding.evidence)
+    redacted = redact_value(shown)
     parts = [f"{key}={_compact(value)}" for key, value in redacted.items()]
     return visible(redact_text(" ".join("; ".join(parts).split()), limit=limit))
+
+
+def role_text(finding: Finding) -> str:
+    """The workload role the check assumed (`serving`, `multi-node-training`), redacted; '' if none."""
+    role = finding.evidence.get("role")
+    if not isinstance(role, str) or not role.strip():
+        return ""
+    return name_text(role, 60)
+
+
+def object_text(ref: ObjectRef, limit: int = 300) -> str:
+    """`Kind/namespace/name` with each part through the chokepoint on its own, then joined.
+
+    Redacting the joined string is not the same: a namespace `token: X` and a name `token: X` join into
+    `token: X/token: X`, where the first value runs into the second name and hides the second `X`
+    from the pattern that would have caught it alone.
+    """
+    part = max(limit // 3, 40)
+    where = f"{name_text(ref.namespace, part)}/" if ref.namespace else ""
+    return f"{name_text(ref.kind, 120)}/{where}{name_text(ref.name, part)}"
+
+
+def location_text(finding: Finding) -> str:
+    """Where a manifest object came from: `file:line`, `file#document` without a line, '' for none."""
+    ref = finding.object
+    if not ref.source_file:
+        return ""
+    if ref.source_line > 0:
+        return name_text(f"{ref.source_file}:{ref.source_line}", 300)
+    if ref.source_document > 0:
+        return name_text(f"{ref.source_file}#{ref.source_document}", 300)
+    return name_text(ref.source_file, 300)
 
 
 def _compact(value: object) -> str:
@@ -105,5 +144,14 @@ def count_label(key: str, lang: str) -> str:
 
 
 def one_line(text: str, limit: int = 500) -> str:
-    """Redacted, on one line, every control or bidi character shown as an escape (see escaping.py)."""
+    """Prose, redacted, on one line, every control or bidi character shown as an escape (escaping.py)."""
     return visible(redact_text(" ".join(text.split()), limit=limit))
+
+
+def name_text(text: str, limit: int = 300) -> str:
+    """A name (object, namespace, context, kind, file), redacted, with every control character shown.
+
+    Unlike prose, a name keeps its newline, tab or carriage return visible as `\\n`, `\\t`, `\\r`:
+    a name that holds one is suspicious, and a reader must see that it does.
+    """
+    return visible(redact_text(text, limit=limit), names=True)

@@ -38,13 +38,24 @@ _AUTOLINKS = re.compile(
 _BACKTICK_RUNS = re.compile(r"`++")
 
 
-def visible(text: str) -> str:
-    """Control characters, zero-width characters and bidi overrides as visible `\\x..`/`\\u....`."""
-    return _INVISIBLE.sub(_escape_invisible, text)
+_INVISIBLE_OR_SPACING = re.compile(f"{_INVISIBLE.pattern[:-1]}\t\n\u2028\u2029]")
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def visible(text: str, *, names: bool = False) -> str:
+    """Control characters, zero-width characters and bidi overrides as visible `\\x..`/`\\u....`.
+
+    With `names`, tabs, newlines and line separators are shown too (`\\n`): in a name they are never
+    layout, and shown raw they would start a line of output the name does not own.
+    """
+    return (_INVISIBLE_OR_SPACING if names else _INVISIBLE).sub(_escape_invisible, text)
 
 
 def _escape_invisible(match: re.Match[str]) -> str:
-    code = ord(match.group(0))
+    character = match.group(0)
+    if character in _NAMED_ESCAPES:
+        return _NAMED_ESCAPES[character]
+    code = ord(character)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
@@ -72,6 +83,36 @@ def markdown_text(text: str, *, in_table: bool = True) -> str:
         position = found.end()
     parts.append(_escape_plain(text[position:]))
     return "".join(parts)
+
+
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def code_spans(text: str) -> list[tuple[str, bool]]:
+    """`text` cut into (part, is_code) at its backtick spans: our sentences quote commands that way.
+
+    The web shows the code parts as <code> and Markdown as code spans, so a reader sees a command,
+    not a pair of backticks. A backtick inside a value only moves where a span starts or ends: every
+    part is still escaped as text or as code by whoever renders it.
+    """
+    parts: list[tuple[str, bool]] = []
+    position = 0
+    for found in _CODE_SPAN.finditer(text):
+        if found.start() > position:
+            parts.append((text[position : found.start()], False))
+        parts.append((found.group(1), True))
+        position = found.end()
+    if position < len(text):
+        parts.append((text[position:], False))
+    return parts
+
+
+def markdown_sentence(text: str, *, in_table: bool = False) -> str:
+    """Prose with its backtick spans kept as code spans, everything else escaped as `markdown_text`."""
+    return "".join(
+        markdown_code(part, in_table=in_table) if code else markdown_text(part, in_table=in_table)
+        for part, code in code_spans(text)
+    )
 
 
 def sarif_text(text: str) -> str:

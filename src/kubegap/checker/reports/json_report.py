@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from kubegap.checker.finding import Finding
+from kubegap.checker.report_summary import read_not_checked, tally, unknown_groups
+from kubegap.checker.reports import words
 from kubegap.checker.reports._common import cited_incidents, link_base, report_lang
+from kubegap.checker.reports.json_text import dumps
 from kubegap.checker.scan_report import CheckSummary, ScanReport
 from kubegap.redaction import redact_value
 
@@ -30,6 +31,7 @@ def finding_document(finding: Finding, lang: str = "en") -> dict[str, Any]:
             "apiVersion": ref.api_version,
             "file": ref.source_file,
             "line": ref.source_line,
+            "document": ref.source_document,
         },
         "message": finding.message,
         "messageText": finding.message_in(lang),
@@ -72,6 +74,18 @@ def _unreadable(report: ScanReport, lang: str) -> dict[str, Any]:
     }
 
 
+def _groups(report: ScanReport, lang: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "cause": group.cause,
+            "checks": list(group.checks),
+            "kinds": list(group.kinds),
+            "message": words.group_line(group, report.mode, lang),
+        }
+        for group in unknown_groups(report)
+    ]
+
+
 def report_document(
     report: ScanReport, lang: str | None = "en", base_url: str | None = None
 ) -> dict[str, Any]:
@@ -99,6 +113,11 @@ def report_document(
             "checks": len(report.checks),
             "unreadable": _unreadable(report, lang),
             "skippedFiles": list(report.skipped_files),
+            "checkCounts": tally(report),
+            "unknownGroups": _groups(report, lang),
+            "readNotChecked": [
+                {"kind": row.kind, "objects": row.objects} for row in read_not_checked(report)
+            ],
         },
         "checks": [check_document(summary, lang, base) for summary in report.checks],
         "findings": [finding_document(finding, lang) for finding in report.findings],
@@ -110,6 +129,7 @@ def report_document(
                 "objects": row.objects,
                 "neededBy": list(row.needed_by),
                 "optionalFor": list(row.optional_for),
+                "checked": row.checked,
             }
             for row in report.coverage
         ],
@@ -120,5 +140,4 @@ def report_document(
 
 
 def render_json(report: ScanReport, lang: str | None = "en", base_url: str | None = None) -> str:
-    document = report_document(report, lang, base_url)
-    return orjson.dumps(document, option=orjson.OPT_INDENT_2, default=str).decode() + "\n"
+    return dumps(report_document(report, lang, base_url))

@@ -16,8 +16,10 @@ import orjson
 from kubegap.bilingual import render_any
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.finding import Finding, Severity, Status
-from kubegap.checker.reports._common import cited_incidents, link_base, report_lang
+from kubegap.checker.reports import words
+from kubegap.checker.reports._common import cited_incidents, link_base, object_text, report_lang, role_text
 from kubegap.checker.reports.escaping import sarif_text
+from kubegap.checker.reports.json_text import dumps, fits
 from kubegap.checker.scan_report import ScanReport
 from kubegap.redaction import redact_value
 from kubegap.text import label
@@ -76,7 +78,8 @@ def _artifact_uri(file: str) -> str:
 
 def _location(finding: Finding) -> dict[str, Any]:
     ref = finding.object
-    logical = {"name": ref.display(), "kind": "resource", "fullyQualifiedName": ref.display()}
+    shown = object_text(ref)
+    logical = {"name": shown, "kind": "resource", "fullyQualifiedName": shown}
     location: dict[str, Any] = {"logicalLocations": [logical]}
     if ref.source_file:
         physical: dict[str, Any] = {"artifactLocation": {"uri": _artifact_uri(ref.source_file)}}
@@ -86,14 +89,26 @@ def _location(finding: Finding) -> dict[str, Any]:
     return location
 
 
+def _fingerprints(finding: Finding) -> dict[str, str]:
+    """The object, and for a manifest object its file and document: two files that define the same
+    kind, namespace and name give two results, not one result seen twice."""
+    ref = finding.object
+    prints = {"kubegapObject/v1": f"{finding.check_id}:{object_text(ref)}"}
+    if ref.source_file:
+        prints["kubegapPlace/v1"] = f"{_artifact_uri(ref.source_file)}#{ref.source_document}"
+    return prints
+
+
 def _result(finding: Finding, rule_index: int, lang: str) -> dict[str, Any]:
+    role = role_text(finding)
+    said = finding.message_in(lang) + (f" {words.role_label(role, lang)}" if role else "")
     result: dict[str, Any] = {
         "ruleId": finding.check_id,
         "ruleIndex": rule_index,
         "level": _LEVELS[finding.severity],
-        "message": {"text": sarif_text(f"{finding.object.display()}: {finding.message_in(lang)}")},
+        "message": {"text": sarif_text(f"{object_text(finding.object)}: {said}")},
         "locations": [_location(finding)],
-        "partialFingerprints": {"kubegapObject/v1": f"{finding.check_id}:{finding.object.display()}"},
+        "partialFingerprints": _fingerprints(finding),
         "properties": {"severity": finding.severity.value, "evidence": finding.evidence},
     }
     if finding.exempted_by:
@@ -123,11 +138,16 @@ def sarif_document(
     base = link_base(base_url)
     rules = [_rule(summary.meta, lang, base) for summary in report.checks]
     index = {rule["id"]: position for position, rule in enumerate(rules)}
-    results = [
-        _result(finding, index[finding.check_id], lang)
-        for finding in report.findings
-        if finding.status is Status.failed and finding.check_id in index
-    ]
+    results: list[dict[str, Any]] = []
+    seen: set[bytes] = set()
+    for finding in report.findings:
+        if finding.status is not Status.failed or finding.check_id not in index:
+            continue
+        result = _result(finding, index[finding.check_id], lang)
+        key = orjson.dumps(fits(result), option=orjson.OPT_SORT_KEYS, default=str)
+        if key not in seen:  # the same fail said twice is one result
+            seen.add(key)
+            results.append(result)
     document = {
         "$schema": SARIF_SCHEMA,
         "version": SARIF_VERSION,
@@ -152,7 +172,4 @@ def sarif_document(
 
 
 def render_sarif(report: ScanReport, lang: str | None = "en", base_url: str | None = None) -> str:
-    return (
-        orjson.dumps(sarif_document(report, lang, base_url), option=orjson.OPT_INDENT_2, default=str).decode()
-        + "\n"
-    )
+    return dumps(sarif_document(report, lang, base_url))

@@ -34,6 +34,7 @@ class Document:
     data: Any
     path: str
     line: int = 0
+    index: int = 1  # which document of the file, from 1 (a YAML stream holds several)
 
 
 def _is_input_file(path: Path) -> bool:
@@ -176,13 +177,15 @@ def iter_yaml(path: Path, text: str) -> Iterator[Document]:
     except RecursionError:
         raise InputError(f"{path}: YAML that cannot be read as data: RecursionError") from None
     loader = _LOADER(text)
+    index = 0
     try:
         while loader.check_node():
             node = loader.get_node()
+            index += 1
             if node is None:
                 continue
             line = node.start_mark.line + 1
-            yield Document(loader.construct_document(node), str(path), line)
+            yield Document(loader.construct_document(node), str(path), line, index)
     except yaml.YAMLError as error:
         raise _yaml_problem(path, error, text) from None
     except (RecursionError, ValueError, TypeError) as error:

@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any
 
 from kubegap.checker.object_shape import object_problem, type_name
-from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot, kind_key
+from kubegap.checker.snapshot import Coverage, KindCoverage, LocatedObject, Snapshot, kind_key
 from kubegap.checker.sources import notes as said
 
 # Older kubegap wrote this note into every snapshot; the report's Secrets line says it once now.
@@ -57,7 +57,7 @@ class Intake:
         where = f"{origin}: " if origin else ""
         self.malformed.setdefault(key, Counter())[f"{where}{problem}"] += 1
 
-    def add_list(self, document: dict[str, Any], origin: str, line: int = 0) -> None:
+    def add_list(self, document: dict[str, Any], origin: str, line: int = 0, index: int = 0) -> None:
         """A `List` or typed `<Kind>List`: items lacking kind and apiVersion inherit the list's."""
         list_kind = str(document["kind"])
         item_kind = list_kind[: -len(_LIST_SUFFIX)] if list_kind != _LIST_SUFFIX else ""
@@ -75,7 +75,7 @@ class Intake:
                 self.skipped["not a mapping"] += 1
                 self._malformed(kind_key(api_version, item_kind), f"an item is {type_name(item)}", origin)
                 continue
-            self.add(item, origin, line)
+            self.add(item, origin, line, index)
 
     def _bad_list(self, document: dict[str, Any], origin: str) -> bool:
         """A `<Kind>List` whose items is not a list: its kind is malformed. True when it was one."""
@@ -94,9 +94,10 @@ class Intake:
             )
         return True
 
-    def add(self, obj: object, origin: str, line: int = 0) -> None:
+    def add(self, obj: object, origin: str, line: int = 0, index: int = 0) -> None:
+        """One object (or a List of them); `line` and `index` place a manifest's object in its file."""
         if isinstance(obj, dict) and is_list(obj):
-            self.add_list(obj, origin, line)
+            self.add_list(obj, origin, line, index)
             return
         if isinstance(obj, dict) and isinstance(obj.get("kind"), str) and obj["kind"] in SECRET_KINDS:
             self.secrets_dropped += 1
@@ -129,8 +130,12 @@ class Intake:
         if line and origin:
             # An object with only generateName is located under that prefix.
             located = name if isinstance(name, str) and name else str(metadata.get("generateName"))
-            self.snapshot.locations.setdefault((key, namespace, located), (origin, line))
-            self.snapshot.locations.setdefault((obj["kind"], namespace, located), (origin, line))
+            place = (origin, line, index)
+            self.snapshot.locations.setdefault((key, namespace, located), place)
+            self.snapshot.locations.setdefault((obj["kind"], namespace, located), place)
+            # The object itself carries its place, so two files defining the same kind/namespace/name
+            # each keep their own (`ref()` reads it); the map above serves refs built by hand.
+            obj = LocatedObject(obj, place)
         self.snapshot.add(obj)
         self.added += 1
 

@@ -56,7 +56,7 @@ def load_manifests(paths: Sequence[str | Path]) -> Snapshot:
             if not isinstance(data, dict) or "kind" not in data or _is_tool_document(data):
                 not_objects[str(document.path)] = not_objects.get(str(document.path), 0) + 1
                 continue
-            intake.add(data, document.path, document.line)
+            intake.add(data, document.path, document.line, document.index)
     if not_objects:
         snapshot.notes.append(notes.not_objects(sum(not_objects.values()), not_objects))
     for problem in unparsable[:20]:
@@ -67,5 +67,5 @@ def load_manifests(paths: Sequence[str | Path]) -> Snapshot:
         # Not an error: a config file beside the manifests (an NPD monitor JSON, Helm values) is a
         # valid input with nothing to check, and the report says so instead of failing the CI step.
         where = describe_paths("manifests", paths).split(": ", 1)[1]
-        snapshot.notes.append(notes.nothing_to_check(where))
+        snapshot.notes.insert(0, notes.nothing_to_check(where))  # first: a report's one-line notes show it
     return intake.finish()
