@@ -5,8 +5,8 @@ result set tagged with it or any of its descendants. Its `toggle_count` is the n
 search would have with that value clicked (added to its facet's OR group, or removed when selected;
 a value above or below a selected one replaces it, so with hardware fault selected a click on GPU
 fault narrows to GPU fault): the figure a reader needs beside a link, since with NCCL selected a
-click on GPU means "NCCL or GPU", not "NCCL and GPU". Values are listed in taxonomy order, parents before their children, so a renderer
-can draw the tree without sorting.
+click on GPU means "NCCL or GPU", not "NCCL and GPU". Values are listed in taxonomy order, parents
+before their children, so a renderer can draw the tree without sorting.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kubegap.bilingual import message
 from kubegap.errors import KnowledgeError, NotFoundError
-from kubegap.knowledge.error_model import ErrorEntry
+from kubegap.knowledge.error_model import ErrorEntry, catalog_order
 from kubegap.knowledge.error_text import match_errors
 from kubegap.knowledge.loader import Knowledge, Taxonomy, load_knowledge
 from kubegap.knowledge.model import Facet, Incident
@@ -305,8 +305,8 @@ class Library:
     # ---- the error catalog --------------------------------------------------------------------------
 
     def errors(self) -> list[ErrorEntry]:
-        """Every error-catalog entry, by id."""
-        return list(self._errors.values())
+        """Every error-catalog entry, by family and then numeric code (Xid 13 before Xid 119)."""
+        return sorted(self._errors.values(), key=catalog_order)
 
     def error(self, error_id: str) -> ErrorEntry:
         """One catalog entry by id; NotFoundError when there is none."""
