@@ -21,6 +21,7 @@ _WEB_LABELS: dict[str, tuple[str, str]] = {
     "skip": ("본문으로 건너뛰기", "Skip to content"),
     "nav.main": ("주 메뉴", "Main"),
     "nav.facets": ("분류", "Facets"),
+    "nav.errors": ("오류 카탈로그", "Error catalog"),
     "lang.switch": ("English", "한국어"),
     "lang.switch.label": ("Read this page in English", "이 페이지를 한국어로 보기"),
     "tab.incidents": ("사례", "Incidents"),
@@ -48,6 +49,10 @@ _WEB_LABELS: dict[str, tuple[str, str]] = {
     "results.label": ("검색 결과", "Results"),
     "card.open": ("사례 자세히 보기", "Open the full case"),
     "card.matched": ("일치한 오류 시그니처", "Matched error signature"),
+    "catalog.hits": (
+        "오류 카탈로그: 이 오류의 뜻과 보통의 조치",
+        "Error catalog: what this error means and what to do",
+    ),
     "checkbox.title": ("내 클러스터에서 점검하기", "Check it in my cluster"),
     "checkbox.intro": (
         "kubegap은 쿠버네티스 클러스터를 읽기만 하면서, "

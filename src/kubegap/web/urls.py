@@ -59,6 +59,10 @@ def study_url(lang: str, study_id: str) -> str:
     return path(lang, "studies", study_id)
 
 
+def errors_url(lang: str) -> str:
+    return path(lang, "errors")
+
+
 def checks_url(lang: str) -> str:
     return path(lang, "checks")
 
