@@ -25,7 +25,8 @@ def _ids(text: str) -> list[str]:
         "XID 79",
         "ｘｉｄ　７９",  # full-width, as an IME types it
         "Xid 79가 떴어요",
-        "kernel: [ 1234.567890] NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus.",
+        "kernel: [ 1234.567890] NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python,"
+        " GPU has fallen off the bus.",
         "Mar 21 04:12:01 node12 kernel: NVRM: Xid (PCI:0000:b1:00.0): 79",
     ],
 )
