@@ -5,6 +5,7 @@ citations, and compressed responses from the real server."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -189,8 +190,9 @@ def test_the_real_server_compresses_pages(server: str) -> None:
 @pytest.mark.parametrize("width", [1000, 1280])
 def test_chart_labels_stay_in_their_column(server: str, browser: Any, width: int) -> None:
     page = new_page(browser, width)
-    for lang in ("ko", "en"):
-        page.goto(f"{server}/{lang}/studies")
+    studies = [study["id"] for study in httpx.get(server + "/en/studies.json").json()["studies"]]
+    for lang, study in itertools.product(("ko", "en"), studies):  # the charts are on the study pages
+        page.goto(f"{server}/{lang}/studies/{study}")
         overlaps = page.evaluate(
             """() => [...document.querySelectorAll('.chart-columns g')].filter(row => {
                 const label = row.querySelector('.bar-label').getBoundingClientRect();
@@ -198,7 +200,7 @@ def test_chart_labels_stay_in_their_column(server: str, browser: Any, width: int
                 return label.width > 0 && label.right > bar.left;
             }).map(row => row.querySelector('.bar-label').textContent)"""
         )
-        assert overlaps == [], (lang, width, overlaps)
+        assert overlaps == [], (lang, study, width, overlaps)
         assert (
             page.locator(".chart-columns").first.is_visible()
             and not page.locator(".chart-stacked").first.is_visible()
