@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 from rich.table import Table
@@ -32,12 +33,16 @@ def errors() -> None:
 @lang_option
 @_json_option
 def list_errors(family: str | None, lang: str, as_json: bool) -> None:
-    """Every catalog entry (optionally of one family) with its title."""
+    """Every catalog entry (optionally of one family) with its title; piped, one entry per line."""
     entries = [entry for entry in Library.open().errors() if family is None or entry.family.value == family]
     if as_json:
         click.echo(
             json.dumps([export.error_summary(entry, lang) for entry in entries], ensure_ascii=False, indent=2)
         )
+        return
+    if not sys.stdout.isatty():  # a pipe: one `id  family  title` record per line, for grep and cut
+        lines = [f"{entry.id}  {entry.family.value}  {entry.title.get(lang)}" for entry in entries]
+        click.echo("\n".join(lines))
         return
     table = Table()
     for heading in ("ID", "분류" if lang == "ko" else "Family", "제목" if lang == "ko" else "Title"):
