@@ -28,6 +28,8 @@ def test_from_a_pasted_code_to_the_entry_and_back_to_the_incidents(
     assert hit.is_visible()
     box = hit.bounding_box()
     assert box is not None and box["y"] < page.viewport_size["height"], box  # seen without scrolling
+    first = page.locator("ol.cards > li").first.bounding_box()  # and the box leaves room for a case
+    assert first is not None and first["y"] + 60 < page.viewport_size["height"], first
     hit.click()
     page.wait_for_load_state()
     assert page.url.endswith(f"/{lang}/errors/xid-79")
