@@ -111,7 +111,8 @@ _KO: dict[str, str] = {
         "읽기 전용 MCP 서버를 표준 입출력(stdio)으로 실행합니다(Claude Code, Codex 등 MCP 호스트용). "
         "도구 호출은 kubeconfig 파일을 고르지 못합니다: 서버는 사용자의 것($KUBECONFIG, 없으면 "
         "~/.kube/config)이나 --kubeconfig로 준 파일만 읽습니다. 도구 호출이 무엇을 읽고 실행할 수 있는지는 "
-        "SECURITY.md에 있습니다."
+        "SECURITY.md에 있습니다. 호출이 `lang`을 따로 정하지 않으면 답과 리소스, 오류는 --lang의 언어로 "
+        "나옵니다."
     ),
     "mcp --kubeconfig": (
         "$KUBECONFIG나 ~/.kube/config 대신 도구 호출이 쓸 kubeconfig(여러 번 지정 가능, 첫 번째가 기본값). "

@@ -104,3 +104,35 @@ def test_a_case_page_can_ask_which_of_its_words_matched(bundled: Library) -> Non
     assert "네트워크" in words and any(word.startswith("끊") for word in words)
     assert bundled.matched_terms("no-such-incident", "네트워크") == ()
     assert bundled.matched_terms("openai-2025-06-gpu-host-os-update-network-loss", "   ") == ()
+
+
+QUESTIONS = [
+    "why did the training job hang instead of exiting when a GPU died",
+    "NCCL 타임아웃이 났는데 프로세스가 죽지 않는 이유는?",
+    "Xid 뒤에 할당 가능한 GPU 수가 줄어든 채 돌아오지 않음",
+    "how did a GPU crash right before a checkpoint cost hours",
+]
+
+
+@pytest.mark.parametrize("text", QUESTIONS)
+def test_a_question_counts_the_incidents_that_answer_it_not_every_shared_word(
+    bundled: Library, text: str
+) -> None:
+    """A question shares a common word (GPU, 학습, job) with most of the library; its result count and
+    its recurring components describe the incidents that answer it (at least a tenth of the best
+    score, or every word), so they stay a small part of the library, whatever its size."""
+    result = bundled.search(SearchQuery.from_params({"q": text, "per_page": 100}))
+    assert 0 < result.total <= bundled.incident_count // 4, (result.total, bundled.incident_count)
+    assert len(result.hits) == result.total  # every counted incident is listed: no hidden tail
+    best = result.hits[0].score
+    assert all(hit.score >= 0.1 * best or not hit.partial for hit in result.hits)
+    shown = {hit.incident.id for hit in result.hits}
+    for value in result.recurring_components:  # counted over the results, never more than them
+        tagged = [hit for hit in result.hits if value.term_id in hit.incident.tags.component]
+        assert value.count == len(tagged) and value.count <= len(shown)
+
+
+def test_one_word_keeps_every_incident_that_has_it(bundled: Library) -> None:
+    """The cut applies to incidents with only some of the words: a one-word search is a filter."""
+    everything = bundled.search(SearchQuery.from_params({"q": "NCCL", "per_page": 100}))
+    assert everything.total > 10 and all(not hit.partial for hit in everything.hits)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import logging
 import threading
 from collections.abc import Callable
@@ -23,8 +24,10 @@ from pydantic import Field
 from kubegap import __version__
 from kubegap.agents import mcp_arguments
 from kubegap.agents.mcp_arguments import BoundedToolsMiddleware
+from kubegap.agents.mcp_language import server_lang
 from kubegap.agents.mcp_redaction import RedactingMiddleware
 from kubegap.agents.mcp_warmup import WarmUpMiddleware
+from kubegap.cli_support import LANG_ENV
 from kubegap.errors import KubegapError
 from kubegap.unexpected import describe
 
@@ -54,7 +57,13 @@ READS_CLUSTER = ToolAnnotations(
 # calls against it before any tool code runs.
 ID_CHARS = 200
 PATH_CHARS = 4096
-Lang = Annotated[Literal["en", "ko"], Field(description="language of titles and text: en or ko")]
+Lang = Annotated[
+    Literal["en", "ko"] | None,
+    Field(
+        description="language of titles and text: en or ko; default the server's language (kubegap mcp "
+        f"--lang, else ${LANG_ENV}, else the locale, else en)"
+    ),
+]
 Severity = Literal["critical", "high", "medium", "low", "info"]
 Identifier = Annotated[str, Field(max_length=ID_CHARS)]
 CheckIds = Annotated[
@@ -131,19 +140,28 @@ def ensure_backends() -> None:
 def _one_sentence_errors(function: Callable[_Params, _Result]) -> Callable[_Params, _Result]:
     """KubegapError -> ToolError(one line); anything unexpected -> a short ToolError and one log line.
 
-    The log line names the exception type and where it was raised, redacted, never its traceback: the
-    message of an unexpected exception may quote what it choked on (an HTTP header with a token).
+    A call without `lang` gets the server's language, and so does its error line. The log line names
+    the exception type and where it was raised, redacted, never its traceback: the message of an
+    unexpected exception may quote what it choked on (an HTTP header with a token).
     """
+    signature = inspect.signature(function)
+    speaks = "lang" in signature.parameters
 
     @functools.wraps(function)
     def wrapper(*args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
+        lang = server_lang()
+        if speaks:
+            bound = signature.bind_partial(*args, **kwargs)
+            lang = server_lang(bound.arguments.get("lang"))
+            bound.arguments["lang"] = lang
+            args, kwargs = bound.args, bound.kwargs  # type: ignore[assignment]
         try:
             ensure_backends()
             return function(*args, **kwargs)
         except ToolError:
             raise
         except KubegapError as error:
-            raise ToolError(error.one_line()) from None
+            raise ToolError(error.one_line(lang)) from None
         except Exception as error:
             logger.error("tool %s failed: %s", function.__name__, describe(error))
             raise ToolError(

@@ -371,8 +371,9 @@ def show_check(check_id: str, lang: str, as_json: bool) -> None:
 
 
 @click.command()
-def rbac() -> None:
+@lang_option
+def rbac(lang: str) -> None:
     """Print the read-only ClusterRole kubegap needs (get and list, never Secrets)."""
     from kubegap.checker.live.rbac import render_rbac
 
-    click.echo(render_rbac([check.meta for check in all_checks()]), nl=False)
+    click.echo(render_rbac([check.meta for check in all_checks()], lang), nl=False)
