@@ -84,14 +84,14 @@ SIGNALS = {
         ),
         _signal(
             "gpu-condition",
-            "GPU 장애를 알리는 노드 condition",
-            "Node condition reporting a GPU fault",
+            "노드가 알린 GPU 장애(condition, taint, 이벤트)",
+            "GPU fault reported on a node (condition, taint or event)",
             checks=("gpu-fault-conditions", "unhealthy-gpu-node-schedulable"),
         ),
         _signal(
             "network-condition",
-            "InfiniBand·RDMA 장애를 알리는 노드 condition",
-            "Node condition reporting an InfiniBand or RDMA fault",
+            "노드가 알린 InfiniBand·RDMA 장애(condition, 이벤트)",
+            "InfiniBand or RDMA fault reported on a node (condition or event)",
             checks=("ib-link-flap-condition", "rdma-allocatable-zero"),
         ),
         _signal("node-condition", "문제를 알리는 노드 condition", "Node condition reporting a problem"),

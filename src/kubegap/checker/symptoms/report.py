@@ -8,11 +8,13 @@ failed, the report is `unknown` with that reason, never "no symptoms"; the windo
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from kubegap.bilingual import Message, message
 from kubegap.checker.extract._fields import name_of, namespace_of
+from kubegap.checker.extract.nodes import NodeView
 from kubegap.checker.snapshot import UNREADABLE, Coverage, Snapshot
 from kubegap.checker.symptoms.catalog import Signature, catalog
 from kubegap.checker.symptoms.events import (
@@ -24,9 +26,9 @@ from kubegap.checker.symptoms.events import (
     iso,
 )
 from kubegap.checker.symptoms.signals import (
+    PodPlace,
     Signal,
     event_signal,
-    job_requests_gpus,
     job_signals,
     node_signals,
     node_views,
@@ -36,6 +38,7 @@ from kubegap.checker.symptoms.signals import (
 
 SIGNAL_KINDS = ("Event", "Node", "Pod", "batch/Job")
 MAX_GROUPS = 200  # groups a report keeps; the rest are counted
+T = TypeVar("T")
 _FAMILY_RANK = {"xid": 0, "nccl": 1, "infiniband": 2, "cuda": 3, "nvml": 4, "etcd": 5, "kubernetes": 6}
 
 
@@ -141,8 +144,10 @@ def collect_symptoms(snapshot: Snapshot, window_seconds: int | None = None) -> S
     for key in EVENT_KINDS:
         for obj in snapshot.of(key):
             digest.keep(obj)
-    pods = pod_places(snapshot)
-    nodes = node_views(snapshot)
+    no_pods: dict[tuple[str, str], PodPlace] = {}
+    no_nodes: list[NodeView] = []
+    pods = _safely(lambda: pod_places(snapshot), no_pods)
+    nodes = _safely(lambda: node_views(snapshot), no_nodes)
     gpu_nodes = {node.name for node in nodes if node.is_gpu}
     signals: list[Signal] = []
     for entry in digest.entries():
@@ -150,15 +155,14 @@ def collect_symptoms(snapshot: Snapshot, window_seconds: int | None = None) -> S
         if fields is not None:
             signals.append(event_signal(fields, pods, gpu_nodes))
     for node in nodes:
-        signals.extend(node_signals(node))
+        signals.extend(_signals_of(node_signals, node))
     for pod in snapshot.of("Pod"):
-        if isinstance(pod, dict):
-            place = pods.get((namespace_of(pod), name_of(pod)))
-            if place is not None:
-                signals.extend(pod_signals(pod, place))
+        place = pods.get((namespace_of(pod), name_of(pod))) if isinstance(pod, dict) else None
+        if place is not None:
+            signals.extend(_signals_of(pod_signals, pod, place))
     for job in snapshot.of("batch/Job"):
         if isinstance(job, dict):
-            signals.extend(job_signals(job, job_requests_gpus(job)))
+            signals.extend(_signals_of(job_signals, job))
     groups = _groups(signals, window, until)
     reason = _events_reason(snapshot)
     unread = {
@@ -178,6 +182,20 @@ def collect_symptoms(snapshot: Snapshot, window_seconds: int | None = None) -> S
         more_groups=max(0, len(ranked) - MAX_GROUPS),
         unread=unread,
     )
+
+
+def _safely(read: Callable[[], T], instead: T) -> T:
+    """A reader over objects of any shape: a malformed object (a number where a list belongs, from a
+    hand-edited snapshot) gives no signal rather than a traceback; the checks report its kind."""
+    try:
+        return read()
+    except (TypeError, ValueError, AttributeError, KeyError):
+        return instead
+
+
+def _signals_of(read: Callable[..., Iterable[Signal]], *args: Any) -> list[Signal]:
+    none: list[Signal] = []
+    return _safely(lambda: list(read(*args)), none)
 
 
 def _groups(signals: Iterable[Signal], window: float, until: float) -> list[SymptomGroup]:

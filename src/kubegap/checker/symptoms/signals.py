@@ -12,7 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from kubegap.checker.extract._fields import controller_owner, dig, items, mapping, name_of, namespace_of
-from kubegap.checker.extract.conditions import gpu_conditions, is_bad, network_conditions
+from kubegap.checker.extract.conditions import (
+    gpu_conditions,
+    is_bad,
+    names_gpu_fault,
+    names_network_fault,
+    network_conditions,
+)
 from kubegap.checker.extract.nodes import DEDICATING_TAINT_KEYS, NodeView, node_view
 from kubegap.checker.extract.podspec import containers, is_gpu_resource
 from kubegap.checker.snapshot import KubeObject, Snapshot
@@ -61,13 +67,13 @@ def _requests_gpus(pod: KubeObject) -> bool:
 
 
 @dataclass(frozen=True)
-class _PodPlace:
+class PodPlace:
     place: str
     node: str
     gpu: bool
 
 
-def pod_places(snapshot: Snapshot) -> dict[tuple[str, str], _PodPlace]:
+def pod_places(snapshot: Snapshot) -> dict[tuple[str, str], PodPlace]:
     """(namespace, pod name) -> its workload place, node and whether it requests GPUs."""
     found = {}
     for pod in snapshot.of("Pod"):
@@ -76,7 +82,7 @@ def pod_places(snapshot: Snapshot) -> dict[tuple[str, str], _PodPlace]:
     return found
 
 
-def _pod_place(pod: KubeObject) -> _PodPlace:
+def _pod_place(pod: KubeObject) -> PodPlace:
     namespace = namespace_of(pod)
     owner = controller_owner(pod)
     if owner and owner.get("name"):
@@ -86,10 +92,10 @@ def _pod_place(pod: KubeObject) -> _PodPlace:
         place = f"{kind} {namespace}/{name}"
     else:
         place = f"Pod {namespace}/{name_of(pod)}"
-    return _PodPlace(place, str(dig(pod, "spec", "nodeName") or ""), _requests_gpus(pod))
+    return PodPlace(place, str(dig(pod, "spec", "nodeName") or ""), _requests_gpus(pod))
 
 
-def event_signal(fields: EventFields, pods: dict[tuple[str, str], _PodPlace], gpu_nodes: set[str]) -> Signal:
+def event_signal(fields: EventFields, pods: dict[tuple[str, str], PodPlace], gpu_nodes: set[str]) -> Signal:
     node = fields.host
     if fields.kind == "Node":
         place, node, gpu = f"node {fields.name}", fields.name, fields.name in gpu_nodes
@@ -102,6 +108,10 @@ def event_signal(fields: EventFields, pods: dict[tuple[str, str], _PodPlace], gp
     signal = _EVENT_REASONS.get(fields.reason, "")
     if fields.reason == "FailedScheduling" and _names_gpus(fields.message):
         signal = "k8s:gpu-unschedulable"
+    elif not signal and fields.kind == "Node" and names_network_fault(fields.reason):
+        signal = "k8s:network-condition"
+    elif not signal and fields.kind == "Node" and names_gpu_fault(fields.reason):
+        signal = "k8s:gpu-condition"
     return Signal(
         "event",
         fields.reason,
@@ -180,7 +190,7 @@ def node_signals(node: NodeView) -> Iterator[Signal]:
             )
 
 
-def pod_signals(pod: KubeObject, known: _PodPlace) -> Iterator[Signal]:
+def pod_signals(pod: KubeObject, known: PodPlace) -> Iterator[Signal]:
     status = mapping(pod.get("status"))
     if status.get("reason") == "Evicted":
         yield Signal(
@@ -230,7 +240,7 @@ def pod_signals(pod: KubeObject, known: _PodPlace) -> Iterator[Signal]:
             yield from _terminated(ended, known)
 
 
-def _terminated(ended: dict[str, Any], known: _PodPlace) -> Iterator[Signal]:
+def _terminated(ended: dict[str, Any], known: PodPlace) -> Iterator[Signal]:
     reason = str(ended.get("reason") or "")
     if not reason or reason == "Completed":
         return
@@ -240,7 +250,8 @@ def _terminated(ended: dict[str, Any], known: _PodPlace) -> Iterator[Signal]:
     yield Signal("pod", reason, text, signal, known.place, known.node, known.gpu, first=when, last=when)
 
 
-def job_signals(job: KubeObject, gpu: bool) -> Iterator[Signal]:
+def job_signals(job: KubeObject) -> Iterator[Signal]:
+    gpu = job_requests_gpus(job)
     place = f"Job {namespace_of(job)}/{name_of(job)}"
     for condition in items(dig(job, "status", "conditions")):
         if condition.get("type") != "Failed" or condition.get("status") != "True":
