@@ -205,7 +205,8 @@ def hostile_events(count: int, now: dt.datetime, *, message_bytes: int = 4096) -
         node = f"gpu-{index % 97}"
         reason = f"Reason{index % 7}" if index % 5 else "XidError"
         text = (
-            f"NVRM: Xid (PCI:0000:3b:00): 79, pid={index} {controls} token {GITHUB_TOKEN} password={PASSWORD} "
+            f"NVRM: Xid (PCI:0000:3b:00): 79, pid={index} {controls} "
+            f"token {GITHUB_TOKEN} password={PASSWORD} "
             if index % 5 == 0
             else f"{controls}line {index} Authorization: Bearer {GITHUB_TOKEN} "
         )

@@ -114,7 +114,8 @@ def match_text(
         final[rowid] += CATALOG_BONUS
     matching = final > 0
     if not matching.any():
-        return TextMatches(0, {}, words=plan.words, scored=scored, final=final)
+        # a catalog entry no incident links yet is still a match for `kubegap errors show`
+        return TextMatches(0, {}, errors=errors, words=plan.words, scored=scored, final=final)
     mask = _mask(matching, size)
     complete = scored.matched >= max(1, scored.group_count)
     strong = final >= CATALOG_BONUS
