@@ -5,8 +5,9 @@ message. So each listed Event passes `EventDigest.keep` as it arrives, never aft
 
 * events outside the window (default the last 24 h, judged on the newest time the event carries)
   are dropped, and so are `Normal` events whose text names no catalog entry;
-* the message is cut to MESSAGE_CHARS before anything reads it, then redacted, so a credential an
-  application wrote into an event is never stored, not even in a snapshot file;
+* the message is cut to MESSAGE_CHARS before the matcher reads it, and only its first KEPT_CHARS
+  (cut at a space) are kept, redacted, so a credential an application wrote into an event is never
+  stored, not even in a snapshot file;
 * events of one reason, one catalog match and one object merge into one Event (the way the API
   server itself folds repeats into `count`): its `count` is the occurrences and the annotation
   DISTINCT_ANNOTATION the distinct events; past MAX_OBJECTS merged objects, further objects fold
@@ -30,7 +31,8 @@ from kubegap.redaction import redact_text
 
 EVENT_KINDS = ("Event", "events.k8s.io/Event")
 DEFAULT_WINDOW_SECONDS = 24 * 3600
-MESSAGE_CHARS = 2048  # what is matched and kept of one event's message
+MESSAGE_CHARS = 2048  # what is matched of one event's message
+KEPT_CHARS = 512  # what is kept (redacted) as the example a report shows
 NAME_CHARS = 253  # a Kubernetes name is never longer
 REASON_CHARS = 128
 MAX_OBJECTS = 5000  # merged (reason, match, object) entries kept per read
@@ -227,7 +229,7 @@ def _digest(fields: EventFields) -> KubeObject:
         },
         "type": fields.type,
         "reason": fields.reason,
-        "message": redact_text(fields.message, limit=MESSAGE_CHARS),
+        "message": redact_text(_kept(fields.message), limit=KEPT_CHARS),
         "involvedObject": {"kind": fields.kind, "namespace": fields.namespace, "name": fields.name},
         "source": {"host": fields.host},
         "count": fields.occurrences,
@@ -235,6 +237,14 @@ def _digest(fields: EventFields) -> KubeObject:
         "lastTimestamp": iso(fields.last),
     }
     return digest
+
+
+def _kept(text: str) -> str:
+    """The first KEPT_CHARS of a message, cut at a space so no credential is halved past recognition."""
+    if len(text) <= KEPT_CHARS:
+        return text
+    cut = text.rfind(" ", 0, KEPT_CHARS)
+    return text[:cut] if cut > 0 else ""
 
 
 def _checksum(fields: EventFields) -> str:
