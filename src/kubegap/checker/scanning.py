@@ -87,7 +87,8 @@ def run_scan(request: ScanRequest) -> ScanReport:
     from kubegap.checker.symptoms import collect_symptoms
 
     selected = select_checks(request.check_ids)
-    snapshot = load_source(request, kinds_read(check.meta for check in selected))
+    symptoms = not request.manifest_paths  # manifests hold no cluster state
+    snapshot = load_source(request, kinds_read((check.meta for check in selected), symptoms=symptoms))
     exemptions = load_exemptions(request.exemptions_path) if request.exemptions_path else None
     report = run_checks(
         snapshot,

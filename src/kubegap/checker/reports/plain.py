@@ -52,7 +52,7 @@ def render_plain(
         lines.append(view.namespaces)
     lines += full_lines(view) if full else [finding_line(row) for row in view.rows]
     if view.symptoms is not None:
-        lines += ["", *text_lines(view.symptoms, view.lang, examples=full)]
+        lines += ["", *text_lines(view.symptoms, view.lang, full=full)]
     lines += ["", view.checks_line, view.findings_line, *view.groups]
     if view.read_not_checked:
         lines.append(view.read_not_checked)

@@ -18,6 +18,7 @@ from kubegap.checker.symptoms import SymptomGroup, SymptomReport
 from kubegap.checker.symptoms.events import iso
 
 MAX_ROWS = 30  # groups a text report lists; the rest are counted
+SHORT_ROWS = 5  # groups a scan's default layout lists, one line each
 EXAMPLE_CHARS = 300
 
 
@@ -41,6 +42,7 @@ class SymptomsView:
     window: str
     rows: tuple[SymptomRow, ...]
     more: str
+    hidden: int  # groups counted but not in `rows`
     unread: str  # signal kinds that could not be read, '' when all were
 
 
@@ -71,8 +73,13 @@ def _seen(group: SymptomGroup, lang: str) -> str:
 
 
 def _checks(group: SymptomGroup, failed: frozenset[str], lang: str) -> tuple[str, ...]:
-    gap = "열린 빈틈" if lang == "ko" else "open gap"
+    gap = "열린 틈" if lang == "ko" else "open gap"
     return tuple(name_text(check, 120) + (f" ({gap})" if check in failed else "") for check in group.checks)
+
+
+def place_text(place: str, lang: str) -> str:
+    """'node gpu-a' as the reader's language says it; workload places keep their Kubernetes kind."""
+    return "노드 " + place.removeprefix("node ") if lang == "ko" and place.startswith("node ") else place
 
 
 def _row(group: SymptomGroup, failed: frozenset[str], lang: str) -> SymptomRow:
@@ -80,7 +87,7 @@ def _row(group: SymptomGroup, failed: frozenset[str], lang: str) -> SymptomRow:
         signature=name_text(group.signature.id, 120),
         title=one_line(group.signature.title.get(lang), 200),
         catalog=group.signature.catalog,
-        place=name_text(group.place, 300),
+        place=name_text(place_text(group.place, lang), 300),
         count=_count(group, lang),
         seen=_seen(group, lang),
         incidents=tuple(name_text(incident, 200) for incident in group.signature.incidents),
@@ -123,6 +130,7 @@ def symptoms_view(report: SymptomReport, lang: str, failed: frozenset[str] = fro
         more=message("…그 밖에 {count}가지", "…and {count} more", count=hidden).render(lang)
         if hidden
         else "",
+        hidden=hidden,
         unread=one_line(unread, 600),
     )
 
@@ -162,17 +170,27 @@ def symptoms_data(
     }
 
 
-def text_lines(view: SymptomsView, lang: str, *, examples: bool = True) -> list[str]:
-    """The section as plain lines: heading, window, two or three lines per group, what was not read.
+def text_lines(view: SymptomsView, lang: str, *, full: bool = True, examples: bool = True) -> list[str]:
+    """The section as plain lines: the heading with the window, then each group.
 
-    Each group starts with the token `symptom`, the same in both languages, so `grep symptom` finds
-    them; the example message (someone else's text) is left out when `examples` is false.
+    `full` gives each group its title, incidents, checks and (with `examples`) an example message,
+    someone else's text; the short form (a scan's default layout, signal first) gives each group one
+    line with its checks, at most SHORT_ROWS of them. Each group line starts with one token, `symptom`
+    (`증상` in Korean), so `grep symptom` finds them.
     """
     ko = lang == "ko"
-    lines = [view.heading, f"  {view.window}"]
-    for row in view.rows:
+    token = "증상" if ko else "symptom"
+    lines = [f"{view.heading} · {view.window}" if not full else view.heading]
+    if full:
+        lines.append(f"  {view.window}")
+    rows = view.rows if full else view.rows[:SHORT_ROWS]
+    for row in rows:
         seen = f"  {row.seen}" if row.seen else ""
-        lines.append(f"  symptom  {row.signature}  {row.place}  {row.count}{seen}")
+        if not full:
+            checks = f"  → {', '.join(row.checks)}" if row.checks else ""
+            lines.append(f"  {token}  {row.signature}  {row.place}  {row.count}{checks}")
+            continue
+        lines.append(f"  {token}  {row.signature}  {row.place}  {row.count}{seen}")
         lines.append(f"    {row.title}")
         if row.incidents:
             lines.append(f"    {'사례' if ko else 'incidents'}: {', '.join(row.incidents)}")
@@ -180,8 +198,17 @@ def text_lines(view: SymptomsView, lang: str, *, examples: bool = True) -> list[
             lines.append(f"    {'점검' if ko else 'checks'}: {', '.join(row.checks)}")
         if examples and row.example:
             lines.append(f"    {'예' if ko else 'e.g.'}: {row.example}")
-    if view.more:
-        lines.append(f"  {view.more}")
+    hidden = len(view.rows) - len(rows) + view.hidden
+    if hidden:
+        lines.append("  " + _more(hidden, lang))
     if view.unread:
         lines.append(f"  {view.unread}")
     return lines
+
+
+def _more(count: int, lang: str) -> str:
+    return message(
+        "…그 밖에 {count}가지(kubegap symptoms가 모두 보여 줍니다)",
+        "…and {count} more (kubegap symptoms lists them all)",
+        count=count,
+    ).render(lang)

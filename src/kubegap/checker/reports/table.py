@@ -117,14 +117,14 @@ def _print_coverage(console: Console, view: ReportView) -> None:
         console.print(f"[dim]{label('report.note', lang)}: {escape(note)}[/]")
 
 
-def _print_symptoms(console: Console, symptoms: SymptomsView, lang: str) -> None:
+def _print_symptoms(console: Console, symptoms: SymptomsView, lang: str, full: bool) -> None:
     """After the fails: what the cluster already shows, one group per line with what links it."""
     style = "yellow" if symptoms.status != "read" else "bold"
-    lines = text_lines(symptoms, lang)
+    lines = text_lines(symptoms, lang, full=full)
     console.print()
-    console.print(f"[{style}]{escape(lines[0])}[/]", soft_wrap=True)
+    console.print(f"[{style}]{escape(lines[0])}[/]")
     for line in lines[1:]:
-        console.print(escape(line), soft_wrap=True)
+        console.print(escape(line))
 
 
 def render_table(
@@ -154,7 +154,7 @@ def render_table(
     for block in view.blocks:
         _print_block(console, block, view)
     if view.symptoms is not None:
-        _print_symptoms(console, view.symptoms, view.lang)
+        _print_symptoms(console, view.symptoms, view.lang, view.full)
     if full:
         _print_coverage(console, view)
     if full or not view.blocks:
