@@ -88,6 +88,21 @@ def test_an_event_served_by_both_api_groups_counts_once_and_old_ones_not_at_all(
     assert collect_symptoms(_snapshot([old]), window_seconds=3 * 86400).groups[0].distinct == 1
 
 
+def test_a_dump_without_a_read_time_is_windowed_from_its_newest_event() -> None:
+    old = NOW - dt.timedelta(days=30)
+    dump = Snapshot(mode="snapshot")  # `kubectl get events -o json`: no createdAt
+    for obj in (
+        event(1, old, "XidError", "NVRM: Xid 79"),
+        event(2, old, "XidError", "Xid 79", age=dt.timedelta(days=3)),
+    ):
+        dump.add(obj)
+    report = collect_symptoms(dump)
+    assert [(group.signature.id, group.distinct) for group in report.groups] == [("xid-79", 1)]
+    assert report.until == (old - dt.timedelta(minutes=10)).replace(microsecond=0).isoformat().replace(
+        "+00:00", "Z"
+    )
+
+
 def test_unreadable_events_are_unknown_with_the_reason() -> None:
     report = collect_symptoms(_snapshot(seeded_cluster(NOW)[:5], Event=Coverage.forbidden))
     assert report.status == "unknown"

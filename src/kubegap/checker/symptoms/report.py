@@ -130,8 +130,18 @@ def _events_reason(snapshot: Snapshot) -> Message | str:
 
 
 def _until(snapshot: Snapshot) -> float:
+    """When the input was read; for a dump without that time (`kubectl get events -o json`), the
+    newest event in it, so an old dump still shows what it held; else now."""
     created = epoch(snapshot.created_at) if snapshot.created_at else None
-    return created if created is not None else dt.datetime.now(dt.UTC).timestamp()
+    if created is not None:
+        return created
+    newest = [
+        fields.last
+        for key in EVENT_KINDS
+        for obj in snapshot.of(key)
+        if (fields := event_fields(obj)) is not None and fields.last is not None
+    ]
+    return max(newest) if newest else dt.datetime.now(dt.UTC).timestamp()
 
 
 def collect_symptoms(snapshot: Snapshot, window_seconds: int | None = None) -> SymptomReport:
