@@ -48,8 +48,9 @@ class SymptomsView:
 
 def _count(group: SymptomGroup, lang: str) -> str:
     if group.sources == {"event"}:
-        if lang != "ko" and group.distinct == 1:
-            return f"1 event ({group.occurrences} times)"
+        if lang != "ko":
+            events = "1 event" if group.distinct == 1 else f"{group.distinct} events"
+            return f"{events} ({group.occurrences} {'time' if group.occurrences == 1 else 'times'})"
         return message(
             "이벤트 {distinct}건({occurrences}회)",
             "{distinct} events ({occurrences} times)",
@@ -107,7 +108,7 @@ def symptoms_view(report: SymptomReport, lang: str, failed: frozenset[str] = fro
     else:
         heading = message(
             "지금 보이는 증상: {groups}가지(증상 이벤트 {events}건)",
-            "Symptoms now: {groups} (from {events} symptom events)",
+            "Symptoms now: {groups} groups (from {events} symptom events)",
             groups=len(report.groups) + report.more_groups,
             events=report.events,
         ).render(lang)

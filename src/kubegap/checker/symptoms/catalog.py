@@ -46,7 +46,6 @@ SIGNALS = {
             "crash-loop",
             "재시작을 되풀이하는 컨테이너(CrashLoopBackOff)",
             "Container restarting in a loop (CrashLoopBackOff)",
-            gpu_checks=("gpu-serving-liveness-probe",),
         ),
         _signal(
             "image-pull",
