@@ -12,8 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+import yaml
+
+from kubegap.knowledge.error_model import ErrorEntry
 from kubegap.knowledge.error_patterns import ErrorMatcher
+from kubegap.knowledge.loader import default_root
 from kubegap.knowledge.model import Bilingual
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -119,13 +125,22 @@ class Catalog:
 
 @cache
 def catalog() -> Catalog:
-    """The bundled error catalog as signatures; an unreadable knowledge base matches nothing."""
+    """The error catalog as signatures, read from its own folder only (a tenth of the time the whole
+    knowledge base takes, which every scan would otherwise pay); an entry that does not load matches
+    nothing, and an unreadable folder means no catalog matches, never a failed scan."""
+    errors: list[ErrorEntry] = []
     try:
-        from kubegap.knowledge import load_knowledge
-
-        errors = load_knowledge().errors
-    except Exception:
-        errors = []
+        folder = default_root() / "errors"
+        paths = sorted(folder.glob("*.yaml"))
+    except OSError:
+        paths = []
+    for path in paths:
+        try:
+            errors.append(
+                ErrorEntry.model_validate(yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER))
+            )
+        except (OSError, ValueError, yaml.YAMLError):
+            continue
     entries = {
         entry.id: Signature(
             entry.id,
