@@ -86,6 +86,7 @@ def test_a_seeded_cluster_shows_each_symptom_with_its_catalog_entry_incidents_an
     assert sarif["groups"] == document["groups"]
     assert outputs["plain"].index("Symptoms now:") > outputs["plain"].index("fail ")  # after the fails
     assert report.symptoms is not None and report.symptoms.events == 11
+    assert "Read, not checked: Event" not in outputs["plain"]  # the symptoms read them
     assert_read_only(emulator)
 
 
