@@ -33,6 +33,7 @@ _SUBCOMMANDS: dict[str, str] = {
     "serve": "kubegap.web.commands:serve",
     "scan": "kubegap.checker.commands:scan",
     "snapshot": "kubegap.checker.commands:snapshot",
+    "symptoms": "kubegap.checker.symptoms_command:symptoms",
     "checks": "kubegap.checker.commands:checks",
     "rbac": "kubegap.checker.commands:rbac",
     "exporter": "kubegap.metrics.commands:exporter",
@@ -57,6 +58,10 @@ _SUMMARIES: dict[str, str] = {
     "scan": "Scan a cluster (live, --snapshot, --manifests or --demo) for the gaps behind public incidents.",
     "serve": "Browse the Incident Library and a read-only report on your cluster (Korean and English).",
     "snapshot": "Read the live cluster once into a kubegap snapshot file, to scan later or elsewhere.",
+    "symptoms": (
+        "Show what the cluster is already showing: events, node, pod and Job states matched to the error "
+        "catalog, with the incidents that share each symptom and the checks whose gaps let it spread."
+    ),
 }
 
 

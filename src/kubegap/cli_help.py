@@ -175,6 +175,20 @@ _KO: dict[str, str] = {
     "snapshot --output": "파일(.json 또는 .json.gz).",
     "snapshot --check": "이 점검들에 필요한 것만 읽습니다(여러 번 지정 가능).",
     "snapshot --context": "kubeconfig 컨텍스트(기본값: 현재 컨텍스트).",
+    "symptoms": (
+        "클러스터에 이미 드러난 증상을 보여 줍니다: 이벤트와 노드·파드·작업 상태를 "
+        "오류 카탈로그에 맞춰 보고, 같은 증상을 겪은 사례와 "
+        "그 증상이 번지게 둔 빈틈의 점검을 함께 알려 줍니다.\n\n"
+        "이벤트(최근 --since), 노드, 파드, 작업을 GET으로만 읽습니다. Secret과 파드 로그는 읽지 않습니다. "
+        "종료 코드: 0 판단함, 1 --fail-on-symptoms를 주었고 증상이 있음, 2 사용법이나 입력 오류, "
+        "3 클러스터를 읽지 못함, 4 알 수 없음(이벤트를 읽을 수 없음)."
+    ),
+    "symptoms --snapshot": "스냅숏 파일이나 폴더.",
+    "symptoms --demo": "내장 예제 GPU 클러스터를 읽습니다.",
+    "symptoms --since": "이벤트를 어디까지 거슬러 셀지(30m, 24h, 7d).",
+    "symptoms --format": "출력 형식.",
+    "symptoms --fail-on-symptoms": "증상이 하나라도 보이면 1로 끝납니다.",
+    "symptoms --context": "kubeconfig 컨텍스트(기본값: 현재 컨텍스트).",
 }
 
 # Click's own words around the texts above.

@@ -63,7 +63,7 @@ def test_json_validates_against_the_published_schema_and_keeps_exemptions() -> N
     document = json.loads(render(report, "json", "ko", "https://library.example"))
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
     jsonschema.validate(document, SCHEMA, cls=jsonschema.Draft202012Validator)
-    assert document["schemaVersion"] == "1.3" and document["lang"] == "ko"
+    assert document["schemaVersion"] == "1.4" and document["lang"] == "ko"
     summary = document["summary"]
     assert summary["checkCounts"] == {
         "fail": 2,

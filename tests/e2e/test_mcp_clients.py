@@ -43,6 +43,7 @@ TOOLS = {
     "get_incident",
     "find_incidents_by_error",
     "explain_error",
+    "get_symptoms",
 }
 
 

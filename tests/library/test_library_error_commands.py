@@ -73,6 +73,12 @@ def test_show_resolves_any_spelling_and_nccl_lines(
     assert (data if isinstance(data, dict) else data[0])["id"] == expected
 
 
+def test_show_finds_an_entry_no_incident_links_yet(capsys: pytest.CaptureFixture[str]) -> None:
+    """A catalog match stands on its own: an entry with no incidents is still found by its pattern."""
+    code, out, _ = run(capsys, "errors", "show", "cudaErrorIllegalAddress", "--json")
+    assert code == 0 and json.loads(out)["id"] == "cuda-illegal-memory-access"
+
+
 def test_unknown_text_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "errors", "show", "the printer is on fire")
     assert code != 0 and out == ""

@@ -15,6 +15,7 @@ GOLDEN_TOOLS = HERE / "golden" / "tools_list.json"
 TOOL_NAMES = [
     "scan_cluster",
     "scan_files",
+    "get_symptoms",
     "get_findings",
     "list_checks",
     "explain_check",

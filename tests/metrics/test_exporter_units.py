@@ -52,6 +52,33 @@ def test_a_failed_scan_keeps_the_last_good_check_series_and_marks_the_scan_faile
     assert checks == {check.id for check in all_checks()}
 
 
+def test_symptoms_are_counted_per_signature_with_bounded_labels() -> None:
+    import datetime as dt
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from k8s_emulator.symptoms import hostile_events, seeded_cluster
+    from kubegap.checker.snapshot import Snapshot
+    from kubegap.checker.symptoms import collect_symptoms
+    from kubegap.checker.symptoms.catalog import SIGNALS, catalog
+
+    now = dt.datetime.now(dt.UTC)
+    snapshot = Snapshot(mode="snapshot", created_at=now.isoformat())
+    for obj in [*seeded_cluster(now), *hostile_events(2000, now, message_bytes=64)]:
+        snapshot.add(obj)
+    report = run_checks(snapshot, checks=[])
+    report.symptoms = collect_symptoms(snapshot)
+    state = ExporterState()
+    state.record(ClusterResult(name="prod", status="scanned", report=report, seconds=1.0), now=1000.0)
+    samples = _samples(state)
+    assert samples[("kubegap_symptoms_status", (("cluster", "prod"), ("status", "read")))] == 1.0
+    assert samples[("kubegap_symptom_events", (("cluster", "prod"), ("symptom", "xid-95")))] == 1.0
+    assert samples[("kubegap_symptom_places", (("cluster", "prod"), ("symptom", "xid-79")))] == 98.0
+    labels = {dict(labels)["symptom"] for name, labels in samples if name == "kubegap_symptom_events"}
+    assert labels <= set(catalog().entries) | set(SIGNALS)  # 7 free-text reasons: one signal id
+
+
 def test_label_values_pass_the_redaction_chokepoint() -> None:
     state = ExporterState()
     leaked = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"

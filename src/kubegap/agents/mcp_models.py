@@ -239,3 +239,39 @@ class IncidentDetail(_Out):
     guarded_by_checks: list[CheckBrief] = Field(description="kubegap checks that cite this incident")
     similar: list[SimilarCase]
     url: str
+
+
+# ---- symptoms ------------------------------------------------------------------------------------------
+
+
+class SymptomView(_Out):
+    symptom: str = Field(
+        description="the error-catalog entry (xid-79) or a Kubernetes signal (k8s:oom-killed)"
+    )
+    title: str
+    catalog_entry: bool = Field(description="true when the error catalog matched; explain_error says more")
+    place: str = Field(description="'node NAME', or the workload ('Job ns/name', 'Deployment ns/name')")
+    distinct: int = Field(description="distinct events or signals, each counted once")
+    occurrences: int = Field(description="times the events happened (their counts added up)")
+    first_seen: str
+    last_seen: str
+    incidents: list[str] = Field(
+        description="public incidents that share this symptom: get_incident reads one"
+    )
+    checks: list[str] = Field(description="checks whose gaps let this symptom spread: explain_check says why")
+    open_gaps: list[str] = Field(description="those checks the scan found failing (scan_id answers only)")
+    example: str = Field(description="one message of the group, redacted and shortened")
+
+
+class SymptomsAnswer(_Out):
+    """What the cluster is already showing, most telling first (catalog matches, then by count)."""
+
+    status: str = Field(description="read, or unknown when Events could not be read (never 'no symptoms')")
+    reason: str = Field(description="why unknown ('' when read)")
+    window: str = Field(description="the time window Events were counted in")
+    symptom_events: int = Field(description="distinct events in the window that are symptoms")
+    symptoms: list[SymptomView]
+    unread_signals: dict[str, str] = Field(
+        description="signal kinds not read, so their symptoms may be missing"
+    )
+    truncated: list[str] = Field(description="what was left out and how to get it")

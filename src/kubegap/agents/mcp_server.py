@@ -41,6 +41,7 @@ from kubegap.agents.mcp_models import (
     IncidentDetail,
     IncidentSearch,
     ScanSummary,
+    SymptomsAnswer,
 )
 from kubegap.errors import ClusterError
 
@@ -148,6 +149,62 @@ def _summarize(report: ScanReport, severity: str, lang: str) -> ScanSummary:
     shown = report.filtered(min_severity=SeverityLevel(severity)) if severity else report
     scan_id = mcp_scans.scans.keep(shown)
     return mcp_scans.summarize_scan(scan_id, shown, severity, lang)
+
+
+@tool("What the cluster is already showing", READS_CLUSTER)
+def get_symptoms(
+    scan_id: Annotated[
+        str | None,
+        Field(
+            max_length=ID_CHARS, description="a scan from scan_cluster or scan_files; leave out to read live"
+        ),
+    ] = None,
+    context: Annotated[
+        str | None,
+        Field(max_length=253, description="live read: a context of the kubeconfig in use; default current"),
+    ] = None,
+    kubeconfig: Annotated[
+        str | None,
+        Field(
+            max_length=PATH_CHARS,
+            description="usually leave out; as scan_cluster: only a file the server already reads",
+        ),
+    ] = None,
+    since_hours: Annotated[int, Field(ge=1, le=720, description="live read: hours of Events to count")] = 24,
+    limit: Annotated[
+        int, Field(ge=1, le=50, description="symptom groups to return, most telling first")
+    ] = 10,
+    lang: Lang = None,
+) -> SymptomsAnswer:
+    """What the cluster is already showing now: Warning events (Xid, NCCL, ECC, InfiniBand messages),
+    node conditions, taints and allocatable GPUs, pod and container states (OOMKilled, CrashLoopBackOff,
+    pending for GPUs) and failed Jobs, matched to kubegap's error catalog, grouped by symptom and place
+    with distinct counts and first/last seen. Each names the public incidents that share it and the
+    checks whose gaps let it spread (with a scan_id: which of those the scan found failing). Read-only:
+    GET/LIST of Events, Nodes, Pods and Jobs only, never Secrets or pod logs; every message redacted.
+    When Events cannot be read the status is unknown with the reason, never 'no symptoms'."""
+    from kubegap.agents import mcp_scans
+    from kubegap.agents.mcp_symptoms import symptoms_answer
+    from kubegap.checker.reports.view import failed_checks
+    from kubegap.checker.scanning import LiveTarget, ScanRequest, load_source
+    from kubegap.checker.symptoms import SIGNAL_KINDS, collect_symptoms
+
+    if scan_id:
+        report = mcp_scans.scans.get(scan_id)
+        if report.symptoms is None:
+            raise ToolError(
+                "that scan read manifests, which show no cluster state; scan a cluster or snapshot"
+            )
+        return symptoms_answer(report.symptoms, server_lang(lang), limit, failed_checks(report))
+    target = LiveTarget(**mcp_scans.live_options(kubeconfig, context), progress=False)
+    request = ScanRequest(live=target, event_window=since_hours * 3600)
+    try:
+        snapshot = load_source(request, list(SIGNAL_KINDS))
+    except ClusterError as error:
+        raise ToolError(mcp_scans.agent_hint(error.one_line())) from None
+    return symptoms_answer(
+        collect_symptoms(snapshot, since_hours * 3600), server_lang(lang), limit, frozenset()
+    )
 
 
 @tool("Page through the findings of a scan")

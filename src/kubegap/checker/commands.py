@@ -308,7 +308,7 @@ def snapshot(
     live = LiveTarget(
         kubeconfig, context, qps, timeout, progress=sys.stderr.isatty(), limits=_limits(timeout, limits)
     )
-    kinds = kinds_read(check.meta for check in select_checks(check_ids))
+    kinds = kinds_read((check.meta for check in select_checks(check_ids)), symptoms=True)
     taken = load_source(ScanRequest(live=live, namespaces=namespaces), kinds)
     if raw:
         warning = message(
@@ -376,4 +376,4 @@ def rbac(lang: str) -> None:
     """Print the read-only ClusterRole kubegap needs (get and list, never Secrets)."""
     from kubegap.checker.live.rbac import render_rbac
 
-    click.echo(render_rbac([check.meta for check in all_checks()], lang), nl=False)
+    click.echo(render_rbac([check.meta for check in all_checks()], lang, symptoms=True), nl=False)

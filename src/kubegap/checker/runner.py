@@ -23,6 +23,7 @@ from kubegap.checker.finding import CLUSTER, Finding, Status
 from kubegap.checker.registry import CheckModule, select_checks
 from kubegap.checker.scan_report import CoverageRow, ScanReport, finding_sort_key, summarize
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot, kind_key
+from kubegap.checker.symptoms.events import EVENT_KINDS
 from kubegap.checker.verdicts import coverage_reason, hold_back, unread_kind_finding, unreadable_kinds
 from kubegap.redaction import redact_text
 
@@ -146,6 +147,7 @@ def coverage_table(
     """
     about = {kind_key(finding.object.api_version, finding.object.kind) for finding in findings}
     about |= {finding.object.kind for finding in findings} | set(understood)
+    about |= set(EVENT_KINDS)  # no check reads Events, but the symptoms section does
     needed: dict[str, list[str]] = {}
     optional: dict[str, list[str]] = {}
     for check in checks:

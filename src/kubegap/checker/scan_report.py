@@ -12,10 +12,11 @@ from dataclasses import dataclass, field, replace
 
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.finding import Finding, Severity, Status
+from kubegap.checker.symptoms import SymptomReport
 
 # 1.1: summary.unreadable, coverage malformed/partial; 1.2: summary.skippedFiles; 1.3: summary.checkCounts,
-# unknownGroups and readNotChecked, coverage[].checked, findings[].object.document
-SCHEMA_VERSION = "1.3"
+# unknownGroups and readNotChecked, coverage[].checked, findings[].object.document; 1.4: symptoms
+SCHEMA_VERSION = "1.4"
 
 # Worst first: the status a check shows in the summary is the worst of its findings.
 STATUS_ORDER: tuple[Status, ...] = (Status.failed, Status.unknown, Status.passed, Status.not_applicable)
@@ -176,6 +177,7 @@ class ScanReport:
     namespaces: tuple[str, ...] = ()  # the namespace selection, empty for all
     notes: list[str] = field(default_factory=list)  # skipped inputs, expired exemptions, ...
     skipped_files: list[str] = field(default_factory=list)  # input files that could not be read
+    symptoms: SymptomReport | None = None  # what the cluster already shows (None: manifests, not asked)
     schema_version: str = SCHEMA_VERSION
 
     @property

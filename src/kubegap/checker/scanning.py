@@ -17,6 +17,7 @@ from kubegap.checker.live.limits import LiveLimits
 from kubegap.checker.registry import select_checks
 from kubegap.checker.scan_report import ScanReport
 from kubegap.checker.snapshot import Snapshot
+from kubegap.checker.symptoms.events import DEFAULT_WINDOW_SECONDS
 from kubegap.errors import UsageError
 
 
@@ -42,6 +43,7 @@ class ScanRequest:
     namespaces: Sequence[str] = ()
     exemptions_path: str | Path | None = None
     honour_annotations: bool = True
+    event_window: int = DEFAULT_WINDOW_SECONDS  # seconds of Events symptoms keep (live reads)
 
 
 def load_source(request: ScanRequest, kinds: list[str]) -> Snapshot:
@@ -75,6 +77,7 @@ def load_source(request: ScanRequest, kinds: list[str]) -> Snapshot:
         timeout=live.timeout,
         progress=live.progress,
         limits=live.limits,
+        event_window=request.event_window,
     )
 
 
@@ -83,18 +86,23 @@ def run_scan(request: ScanRequest) -> ScanReport:
     from kubegap.checker.exemptions import load_exemptions
     from kubegap.checker.live.rbac import kinds_read
     from kubegap.checker.runner import run_checks
+    from kubegap.checker.symptoms import collect_symptoms
 
     selected = select_checks(request.check_ids)
-    snapshot = load_source(request, kinds_read(check.meta for check in selected))
+    symptoms = not request.manifest_paths  # manifests hold no cluster state
+    snapshot = load_source(request, kinds_read((check.meta for check in selected), symptoms=symptoms))
     exemptions = load_exemptions(request.exemptions_path) if request.exemptions_path else None
     with _frozen_heap():
-        return run_checks(
+        report = run_checks(
             snapshot,
             namespaces=request.namespaces or None,
             exemptions=exemptions,
             honour_annotations=request.honour_annotations,
             checks=selected,
         )
+        if snapshot.mode != "manifests":  # manifests hold no cluster state: nothing is showing yet
+            report.symptoms = collect_symptoms(snapshot)
+    return report
 
 
 @contextmanager

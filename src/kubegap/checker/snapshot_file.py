@@ -75,6 +75,7 @@ def snapshot_document(snapshot: Snapshot, *, redacted: bool) -> dict[str, Any]:
         "kubegapVersion": __version__,
         "requests": snapshot.requests,
         "notes": notes,
+        "eventWindowSeconds": snapshot.event_window,
         "coverage": coverage,
         "items": items,
     }
@@ -142,6 +143,7 @@ def snapshot_header(document: dict[str, Any], path: str) -> Snapshot:
         raise InputError(f"{path}: snapshot 'items' must be a list")
     notes = document.get("notes") or []
     requests = document.get("requests") or 0
+    window = document.get("eventWindowSeconds") or 0
     return Snapshot(
         coverage=parse_coverage(document.get("coverage"), path),
         source=_string(document, "source", path),
@@ -150,5 +152,6 @@ def snapshot_header(document: dict[str, Any], path: str) -> Snapshot:
         context=_string(document, "context", path),
         kubeconfig=_string(document, "kubeconfig", path),
         created_at=_string(document, "createdAt", path),
+        event_window=window if isinstance(window, int) and not isinstance(window, bool) and window > 0 else 0,
         notes=[note for note in notes if isinstance(note, str)] if isinstance(notes, list) else [],
     )

@@ -147,3 +147,34 @@ def match_errors(text: str, entries: Iterable[ErrorEntry]) -> list[ErrorMatch]:
 def _patterns(entry_id: str, written: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """An entry's patterns as words, once per distinct entry (the catalog is read on every lookup)."""
     return tuple((text, tuple(words(text))) for text in written if literal_words(words(text)))
+
+
+class ErrorMatcher:
+    """Catalog patterns held in memory, for matching many texts (cluster events) without the library.
+
+    The same words, patterns and `occurs_loosely` rule as `match_errors`, prepared once: a pattern is
+    tried only when all its literal words occur in the text.
+    """
+
+    def __init__(self, entries: Iterable[tuple[str, Iterable[str]]]) -> None:
+        self._patterns: list[tuple[str, tuple[str, ...], frozenset[str]]] = []
+        for entry_id, texts in entries:
+            for text in texts:
+                found = tuple(words(text))
+                literals = literal_words(found)
+                if literals:
+                    self._patterns.append((entry_id, found, frozenset(literals)))
+        self._vocabulary = frozenset(word for _, _, literals in self._patterns for word in literals)
+
+    def match(self, text: str) -> tuple[str, ...]:
+        """Entry ids whose patterns the text contains, the longest pattern first (then by id), as
+        `match_errors` orders them."""
+        pasted = words(text)
+        present = self._vocabulary.intersection(pasted)
+        if not present:
+            return ()
+        matched: dict[str, int] = {}
+        for entry_id, found, literals in self._patterns:
+            if literals <= present and occurs_loosely(found, pasted):
+                matched[entry_id] = max(matched.get(entry_id, 0), len(found))
+        return tuple(sorted(matched, key=lambda entry_id: (-matched[entry_id], entry_id)))

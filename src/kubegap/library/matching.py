@@ -130,7 +130,8 @@ def match_text(
     floor = PARTIAL_FLOOR * float(scored.scores.max()) if len(scored.scores) else 0.0
     matching = (final > 0) & (complete | strong | (scored.scores >= floor))
     if not matching.any():
-        return TextMatches(0, {}, words=plan.words, scored=scored, final=final)
+        # a catalog entry no incident links yet is still a match for `kubegap errors show`
+        return TextMatches(0, {}, errors=errors, words=plan.words, scored=scored, final=final)
     final = final * matching  # a rowid below the floor is no result: `best` never lists it
     mask = _mask(matching, size)
     full_mask = _mask(complete | strong, size)

@@ -1,11 +1,11 @@
 """The metric families, built at scrape time from ExporterState with the official prometheus_client.
 
-Labels are `cluster`, `check`, `severity` and `status`. Check status is a state set (one series per
-status, 1 for the current one), so `kubegap_check_status{status="fail"} == 1` is an alert expression
-and a check that goes from fail to pass flips two series instead of vanishing. Every label value
-passes the output chokepoint of the reports (redaction, control characters shown as escapes), since
-context names are free text from a kubeconfig, and the `cluster` values are also bounded and unique
-(`labels.py`).
+Labels are `cluster`, `check`, `severity`, `status` and `symptom` (a catalog or signal id). Check
+status is a state set (one series per status, 1 for the current one), so
+`kubegap_check_status{status="fail"} == 1` is an alert expression and a check that goes from fail to
+pass flips two series instead of vanishing. Every label value passes the output chokepoint of the
+reports (redaction, control characters shown as escapes), since context names are free text from a
+kubeconfig, and the `cluster` values are also bounded and unique (`labels.py`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from kubegap.metrics.state import ClusterState, ExporterState
 CHECK_STATUSES = tuple(status.value for status in Status)
 CLUSTER_STATUSES = ("scanned", "forbidden", "unreachable", "error")
 COVERAGE_STATUSES = tuple(status.value for status in Coverage)
+SYMPTOM_STATUSES = ("read", "unknown")
 
 
 def _label(value: str) -> str:
@@ -48,6 +49,7 @@ class KubegapCollector(Collector):
         )
         yield from self._scan_families(clusters)
         yield from self._check_families(clusters)
+        yield from self._symptom_families(clusters)
 
     def _scan_families(self, clusters: list[ClusterState]) -> Iterator[Metric]:
         success = GaugeMetricFamily(
@@ -139,3 +141,39 @@ class KubegapCollector(Collector):
             for value, count in by_status.items():
                 coverage.add_metric([name, value], float(count))
         yield from (check_status, findings, open_fails, unknown_checks, coverage)
+
+    def _symptom_families(self, clusters: list[ClusterState]) -> Iterator[Metric]:
+        """Symptoms per signature. The `symptom` label takes only catalog entry ids and kubegap's own
+        Kubernetes signal ids (a warning event the catalog does not know is `k8s:warning-event`,
+        never its free-text reason), so the series are bounded by the catalog, not by the cluster."""
+        status = GaugeMetricFamily(
+            "kubegap_symptoms_status",
+            "Whether the last good scan could read the cluster's events (state set: read, unknown)",
+            labels=["cluster", "status"],
+        )
+        distinct = GaugeMetricFamily(
+            "kubegap_symptom_events",
+            "Distinct events and signals per symptom signature in the last good scan's window",
+            labels=["cluster", "symptom"],
+        )
+        places = GaugeMetricFamily(
+            "kubegap_symptom_places",
+            "Places (nodes, workloads) showing each symptom signature",
+            labels=["cluster", "symptom"],
+        )
+        for cluster in clusters:
+            symptoms = cluster.last_report.symptoms if cluster.last_report is not None else None
+            if symptoms is None:
+                continue
+            name = _label(cluster.name)
+            for value in SYMPTOM_STATUSES:
+                status.add_metric([name, value], 1.0 if symptoms.status == value else 0.0)
+            counted: dict[str, list[int]] = {}
+            for group in symptoms.groups:
+                totals = counted.setdefault(group.signature.id, [0, 0])
+                totals[0] += group.distinct
+                totals[1] += 1
+            for signature, (events, where) in sorted(counted.items()):
+                distinct.add_metric([name, _label(signature)], float(events))
+                places.add_metric([name, _label(signature)], float(where))
+        yield from (status, distinct, places)

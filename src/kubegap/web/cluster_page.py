@@ -28,6 +28,7 @@ from kubegap.text import Lang
 from kubegap.web import urls
 from kubegap.web.cluster_results import CheckResult, Count, check_results
 from kubegap.web.cluster_scan import RescanOutcome, ScanState
+from kubegap.web.cluster_symptoms import SymptomsSection, symptoms_section
 from kubegap.web.labels import t
 from kubegap.web.site import Site
 
@@ -84,6 +85,7 @@ class ClusterPage:
     gaps: tuple[CheckResult, ...]
     passed: tuple[CheckResult, ...]
     notes: tuple[str, ...]
+    symptoms: SymptomsSection | None = None  # what the cluster already shows (cluster_symptoms.py)
 
 
 def build_cluster_page(
@@ -136,6 +138,7 @@ def build_cluster_page(
         gaps=tuple(result for result in results if result.status in _GAP_STATUSES),
         passed=tuple(result for result in results if result.status not in _GAP_STATUSES),
         notes=tuple(one_line(render_any(note, lang), 300) for note in report.notes) if report else (),
+        symptoms=symptoms_section(report, lang),
     )
 
 

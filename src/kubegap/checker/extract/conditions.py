@@ -53,6 +53,16 @@ def _matches(condition_type: str, words: tuple[str, ...]) -> bool:
     return any(word in lowered for word in words)
 
 
+def names_gpu_fault(name: str) -> bool:
+    """Whether a condition type or an event reason speaks of the GPU stack (XIDErrors, GpuXid, ...)."""
+    return _matches(name, _GPU_WORDS)
+
+
+def names_network_fault(name: str) -> bool:
+    """Whether a condition type or an event reason speaks of InfiniBand or RDMA (IBLinkFlapping, ...)."""
+    return _matches(name, _NETWORK_WORDS)
+
+
 def is_bad(condition_type: str, condition: dict[str, Any]) -> bool:
     status = str(condition.get("status") or "")
     if condition_type.lower().endswith(_POSITIVE_SUFFIXES):

@@ -50,7 +50,7 @@ def list_all(
     limits: LiveLimits,
     clock: ScanClock,
     on_items: Callable[[int], None],
-    compact: Callable[[KubeObject], KubeObject],
+    compact: Callable[[KubeObject], KubeObject | None],
     spent: KindProgress | None = None,
 ) -> list[KubeObject]:
     """Every object of one LIST; when the continue token expires (410 Gone), start over once."""
@@ -97,7 +97,7 @@ def _pages(
     limits: LiveLimits,
     clock: ScanClock,
     on_items: Callable[[int], None],
-    compact: Callable[[KubeObject], KubeObject],
+    compact: Callable[[KubeObject], KubeObject | None],
     progress: KindProgress,
 ) -> list[KubeObject]:
     items: list[KubeObject] = []
@@ -172,7 +172,9 @@ def _pages(
                         ),
                     )
                 names.add(marker)
-            items.append(compact(item))
+            kept = compact(item)  # None: folded into an object kept before (symptoms' event digest)
+            if kept is not None:
+                items.append(kept)
         progress.objects += len(found)
         on_items(len(items))
         if not token:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import gc
+import time
 from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
 
@@ -29,6 +30,8 @@ from kubegap.checker.live.pages import PAGE_SIZE, KindProgress, ListStopped, lis
 from kubegap.checker.names import is_namespace_name
 from kubegap.checker.snapshot import Coverage, KindCoverage, KubeObject, Snapshot
 from kubegap.checker.sources._compact import Compactor
+from kubegap.checker.symptoms.catalog import catalog
+from kubegap.checker.symptoms.events import DEFAULT_WINDOW_SECONDS, EVENT_KINDS, EventDigest
 from kubegap.errors import UsageError
 
 __all__ = ["PAGE_SIZE", "read_cluster"]
@@ -45,12 +48,14 @@ def read_cluster(
     progress: bool = False,
     client: ReadOnlyClient | None = None,
     limits: LiveLimits | None = None,
+    event_window: int = DEFAULT_WINDOW_SECONDS,
 ) -> Snapshot:
     """List every kind in `kinds` (kind keys such as 'apps/DaemonSet') from the cluster, read-only.
 
     With `namespaces`, namespaced kinds are listed in those namespaces only; cluster-scoped kinds are
     always listed whole. Raises ClusterError (one line) when the cluster cannot be reached at all.
-    `limits` defaults to LiveLimits with `timeout` as the request timeout.
+    `limits` defaults to LiveLimits with `timeout` as the request timeout. Events are kept as
+    bounded digests of the last `event_window` seconds (see checker/symptoms/events.py).
     """
     bounds = limits or LiveLimits(request_timeout=timeout)
     bad = [name for name in namespaces or () if not is_namespace_name(name)]
@@ -85,11 +90,13 @@ def read_cluster(
             context=active.context,
             kubeconfig=active.kubeconfig,
             created_at=dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z"),
+            event_window=event_window,
         )
         discovery = discover(active, [key for key in keys if key != "Secret"], deadline=clock.deadline)
         clock.plan(_planned_lists(discovery, keys, namespaces))
         compactor = Compactor()  # the same pruning and sharing as streamed snapshot files
         reader = _KindReader(active, discovery, namespaces, bounds, clock, compactor.compact)
+        reader.event_digest = EventDigest(catalog().match, time.time(), event_window)
         with _ProgressBar(progress, len(keys)) as bar, _collector_paused():
             for key in keys:
                 coverage, items = reader.read(key, bar.counter(key))
@@ -180,6 +187,7 @@ class _KindReader:
         self._limits = limits
         self._clock = clock
         self._compact = compact
+        self.event_digest: EventDigest | None = None
 
     def read(self, key: str, on_items: Callable[[int], None]) -> tuple[KindCoverage, list[KubeObject] | None]:
         if key == "Secret":
@@ -202,6 +210,9 @@ class _KindReader:
         scopes: list[str | None] = list(namespaces) if namespaces and resource.namespaced else [None]
         items: list[KubeObject] = []
         spent = KindProgress()
+        compact: Callable[[KubeObject], KubeObject | None] = self._compact
+        if key in EVENT_KINDS and self.event_digest is not None:
+            compact = self.event_digest.keep
         try:
             for namespace in scopes:
                 items.extend(
@@ -212,7 +223,7 @@ class _KindReader:
                         self._limits,
                         self._clock,
                         on_items,
-                        self._compact,
+                        compact,
                         spent,
                     )
                 )

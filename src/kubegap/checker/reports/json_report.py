@@ -13,6 +13,8 @@ from kubegap.checker.report_summary import read_not_checked, tally, unknown_grou
 from kubegap.checker.reports import words
 from kubegap.checker.reports._common import cited_incidents, link_base, report_lang
 from kubegap.checker.reports.json_text import dumps
+from kubegap.checker.reports.symptoms_view import symptoms_data
+from kubegap.checker.reports.view import failed_checks
 from kubegap.checker.scan_report import CheckSummary, ScanReport
 from kubegap.redaction import redact_value
 
@@ -135,6 +137,8 @@ def report_document(
         ],
         "notes": list(report.notes),
     }
+    if report.symptoms is not None:
+        document["symptoms"] = symptoms_data(report.symptoms, lang, failed_checks(report))
     redacted: dict[str, Any] = redact_value(document)
     return redacted
 

@@ -9,6 +9,7 @@ hostile object name cannot add HTML, an image or a link to a posted comment.
 from __future__ import annotations
 
 from kubegap.checker.reports.escaping import markdown_code, markdown_sentence, markdown_text
+from kubegap.checker.reports.symptoms_view import SymptomsView
 from kubegap.checker.reports.view import CheckBlock, ReportView, Row, build_view
 from kubegap.checker.scan_report import ScanReport
 from kubegap.redaction import redact_text
@@ -91,6 +92,32 @@ def _tail(view: ReportView, unknown: list[Row], exempted: list[Row]) -> list[str
     return lines
 
 
+def _symptoms(symptoms: SymptomsView, lang: str) -> list[str]:
+    """After the fails: one table row per symptom group, with its catalog entry, incidents and checks."""
+    ko = lang == "ko"
+    lines = [f"### {_prose(symptoms.heading)}", "", _prose(symptoms.window), ""]
+    if symptoms.rows:
+        header = " | ".join(
+            ("증상", "자리", "횟수", "사례", "점검", "예")
+            if ko
+            else ("Symptom", "Place", "Count", "Incidents", "Checks", "Example")
+        )
+        lines += [f"| {header} |", "| --- | --- | --- | --- | --- | --- |"]
+        for row in symptoms.rows:
+            cells = (
+                f"{markdown_code(row.signature)} {_cell(row.title)}",
+                markdown_code(row.place),
+                _cell(f"{row.count} {row.seen}".strip()),
+                ", ".join(markdown_code(incident) for incident in row.incidents),
+                ", ".join(markdown_code(check) for check in row.checks),
+                markdown_code(row.example) if row.example else "",
+            )
+            lines.append("| " + " | ".join(cells) + " |")
+        lines.append("")
+    lines += [_prose(line) for line in (symptoms.more, symptoms.unread) if line]
+    return [*lines, ""] if lines[-1] else lines
+
+
 def render_markdown(report: ScanReport, lang: str | None = "en", base_url: str | None = None) -> str:
     view = build_view(report, lang, base_url, full=True)
     lang = view.lang
@@ -114,6 +141,8 @@ def render_markdown(report: ScanReport, lang: str | None = "en", base_url: str |
     failing = [block for block in view.blocks if block.status == "fail"]
     if failing:
         lines += _fixes(failing, lang)
+    if view.symptoms is not None:
+        lines += _symptoms(view.symptoms, lang)
     unknown = [row for row in rows if row.status == "unknown" and row.check_id not in view.out_of_reach]
     exempted = [row for row in rows if row.status == "exempted"]
     lines += _tail(view, unknown, exempted)

@@ -14,6 +14,7 @@ characters as escapes.
 from __future__ import annotations
 
 from kubegap.checker.reports._common import one_line, report_lang, role_text
+from kubegap.checker.reports.symptoms_view import text_lines
 from kubegap.checker.reports.view import ReportView, Row, build_view, row_of
 from kubegap.checker.scan_report import ScanReport
 from kubegap.text import label
@@ -50,6 +51,8 @@ def render_plain(
     if view.namespaces:
         lines.append(view.namespaces)
     lines += full_lines(view) if full else [finding_line(row) for row in view.rows]
+    if view.symptoms is not None:
+        lines += ["", *text_lines(view.symptoms, view.lang, full=full)]
     lines += ["", view.checks_line, view.findings_line, *view.groups]
     if view.read_not_checked:
         lines.append(view.read_not_checked)

@@ -20,6 +20,8 @@ from kubegap.checker.reports import words
 from kubegap.checker.reports._common import cited_incidents, link_base, object_text, report_lang, role_text
 from kubegap.checker.reports.escaping import sarif_text
 from kubegap.checker.reports.json_text import dumps, fits
+from kubegap.checker.reports.symptoms_view import symptoms_data
+from kubegap.checker.reports.view import failed_checks
 from kubegap.checker.scan_report import ScanReport
 from kubegap.redaction import redact_value
 from kubegap.text import label
@@ -131,6 +133,14 @@ def _invocation(report: ScanReport, lang: str) -> dict[str, Any]:
     return {"executionSuccessful": not skipped, "toolExecutionNotifications": notifications}
 
 
+def _properties(report: ScanReport, lang: str) -> dict[str, Any]:
+    """The run's source and mode, and the symptoms the cluster showed (not results: no rule failed)."""
+    properties: dict[str, Any] = {"source": report.source, "mode": report.mode}
+    if report.symptoms is not None:
+        properties["symptoms"] = symptoms_data(report.symptoms, lang, failed_checks(report))
+    return properties
+
+
 def sarif_document(
     report: ScanReport, lang: str | None = "en", base_url: str | None = None
 ) -> dict[str, Any]:
@@ -162,7 +172,7 @@ def sarif_document(
                 },
                 "results": results,
                 "columnKind": "unicodeCodePoints",
-                "properties": {"source": report.source, "mode": report.mode},
+                "properties": _properties(report, lang),
                 "invocations": [_invocation(report, lang)],
             }
         ],

@@ -17,6 +17,7 @@ from rich.markup import escape
 from rich.padding import Padding
 from rich.table import Table
 
+from kubegap.checker.reports.symptoms_view import SymptomsView, text_lines
 from kubegap.checker.reports.view import CheckBlock, ReportView, build_view
 from kubegap.checker.scan_report import ScanReport
 from kubegap.text import label
@@ -116,6 +117,16 @@ def _print_coverage(console: Console, view: ReportView) -> None:
         console.print(f"[dim]{label('report.note', lang)}: {escape(note)}[/]")
 
 
+def _print_symptoms(console: Console, symptoms: SymptomsView, lang: str, full: bool) -> None:
+    """After the fails: what the cluster already shows, one group per line with what links it."""
+    style = "yellow" if symptoms.status != "read" else "bold"
+    lines = text_lines(symptoms, lang, full=full)
+    console.print()
+    console.print(f"[{style}]{escape(lines[0])}[/]")
+    for line in lines[1:]:
+        console.print(escape(line))
+
+
 def render_table(
     report: ScanReport,
     lang: str | None = "en",
@@ -142,6 +153,8 @@ def render_table(
         console.print(_summary_table(view))
     for block in view.blocks:
         _print_block(console, block, view)
+    if view.symptoms is not None:
+        _print_symptoms(console, view.symptoms, view.lang, view.full)
     if full:
         _print_coverage(console, view)
     if full or not view.blocks:

@@ -43,6 +43,7 @@ from kubegap.checker.reports._common import (
     role_text,
 )
 from kubegap.checker.reports.escaping import visible
+from kubegap.checker.reports.symptoms_view import SymptomsView, symptoms_view
 from kubegap.checker.scan_report import CheckSummary, ScanReport, count_key, is_open_fail, worst_first
 from kubegap.text import label, report_phrase
 
@@ -123,6 +124,7 @@ class ReportView:
     optional_unread: str
     secrets_line: str
     hint: str
+    symptoms: SymptomsView | None = None  # what the cluster already shows (symptoms_view.py)
 
     @property
     def rows(self) -> tuple[Row, ...]:
@@ -265,4 +267,10 @@ def build_view(
         optional_unread=optional_unread,
         secrets_line=SECRETS_LINE.render(lang),
         hint=words.hint_line(lang) if any(block.status == "fail" for block in blocks) else "",
+        symptoms=symptoms_view(report.symptoms, lang, failed_checks(report)) if report.symptoms else None,
     )
+
+
+def failed_checks(report: ScanReport) -> frozenset[str]:
+    """Ids of the checks this scan failed: a symptom's check among them is an open gap."""
+    return frozenset(summary.check_id for summary in report.checks if summary.status is Status.failed)

@@ -58,6 +58,7 @@ def _merge_header(target: Snapshot, header: Snapshot) -> None:
         if not getattr(target, field):
             setattr(target, field, getattr(header, field))
     target.requests += header.requests
+    target.event_window = target.event_window or header.event_window
     target.notes.extend(
         note for note in header.notes if note not in target.notes and note != LEGACY_SECRETS_NOTE
     )
