@@ -44,6 +44,8 @@ SMOKE_RUNS: dict[str, tuple[list[str], str]] = {
     "bench_kubeconfig_inputs.py": ([], "| YAML nested 5,000 levels | now |"),
     "bench_output_lines.py": (["--part", "dev"], "| plain (pipe) |"),
     "redaction_false_positives.py": (["--list", "0"], "| realworld |"),
+    "bench_exporter_labels.py": ([], "| contexts | series |"),
+    "bench_symptoms.py": (["--events", "200"], "| raw list |"),
 }
 NEEDS_SHARED = {"eval_checks.py", "bench_output_lines.py", "redaction_false_positives.py"}
 
