@@ -63,8 +63,8 @@ CHECK = CheckMeta(
         "aws-2025-02-eks-al2-gpu-ami-libnvidia-container-regression",
         "aws-2026-05-eks-al2023-ami-nvsandboxutils-device-plugin-crashloop",
     ),
-    needs=(EC2_NODE_CLASS,),
-    optional=(NODEPOOL,),
+    needs=(),
+    optional=(EC2_NODE_CLASS, NODEPOOL),
     components=("gpu-driver", "container-toolkit", "cluster-autoscaler"),
     references=(
         "https://karpenter.sh/docs/concepts/nodeclasses/#specamiselectorterms",
@@ -121,6 +121,12 @@ def _own_gpu_words(node_class: dict[str, Any]) -> list[str]:
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
+    if crd_state(snapshot, EC2_NODE_CLASS) == "unread":
+        said = message(
+            "Karpenter EC2NodeClass를 읽지 못했습니다", "Karpenter EC2NodeClasses could not be read"
+        )
+        yield unknown(CHECK, None, said)
+        return
     classes = [node_class for node_class in snapshot.of(EC2_NODE_CLASS) if isinstance(node_class, dict)]
     if not classes:
         said = message("Karpenter EC2NodeClass가 없습니다", "no Karpenter EC2NodeClass")
