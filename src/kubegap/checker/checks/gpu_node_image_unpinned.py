@@ -172,18 +172,18 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
     if undecided:
         reason = (
             message(
-                "EC2NodeClass {classes}: 최신 이미지를 따라가지만 입력에 이 클래스를 쓰는 NodePool이 없어 "
-                "GPU 노드용인지 알 수 없습니다. NodePool과 함께 스캔하세요",
-                "EC2NodeClass {classes} follows the newest image, but no NodePool in the input uses it, so "
-                "whether it serves GPU nodes is unknown; scan it together with its NodePools",
+                "최신 이미지를 따라가는 EC2NodeClass를 쓰는 NodePool이 입력에 없어 GPU 노드용인지 알 수 "
+                "없습니다: {classes}. NodePool과 함께 스캔하세요",
+                "no NodePool in the input uses these EC2NodeClasses, which follow the newest image, so "
+                "whether they serve GPU nodes is unknown: {classes}; scan them together with their NodePools",
                 classes=", ".join(sample(undecided)),
             )
             if not pools_read or not users
             else message(
-                "EC2NodeClass {classes}: 최신 이미지를 따라가지만 입력의 어느 NodePool도 이 클래스를 쓰지 "
-                "않아 GPU 노드용인지 알 수 없습니다",
-                "EC2NodeClass {classes} follows the newest image, but no NodePool in the input uses it, so "
-                "whether it serves GPU nodes is unknown",
+                "최신 이미지를 따라가는 EC2NodeClass를 입력의 어느 NodePool도 쓰지 않아 GPU 노드용인지 알 "
+                "수 없습니다: {classes}",
+                "no NodePool in the input uses these EC2NodeClasses, which follow the newest image, so "
+                "whether they serve GPU nodes is unknown: {classes}",
                 classes=", ".join(sample(undecided)),
             )
         )
