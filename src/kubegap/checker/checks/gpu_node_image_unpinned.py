@@ -75,6 +75,7 @@ CHECK = CheckMeta(
 _GPU_WORDS = frozenset(
     {"gpu", "gpus", "nvidia", "cuda", "accelerated", "accelerator", "neuron", "trainium", "inferentia"}
 )
+_NOT_GPU = frozenset({"non", "no", "without", "cpu"})
 _TOKEN = re.compile(r"[a-z]+")
 _MOVING_SSM = re.compile(r"/(?:recommended|latest)(?:/|$)")
 
@@ -102,7 +103,7 @@ def _moving_terms(node_class: dict[str, Any]) -> tuple[list[str], list[str]]:
                 templated.append(f"amiSelectorTerms.{field}")
         alias, name, ssm = (str(term.get(field) or "") for field in ("alias", "name", "ssmParameter"))
         if alias and not is_placeholder(alias):
-            version = alias.partition("@")[2].strip()
+            version = alias.partition("@")[2].strip().lower()
             if version in ("", "latest"):
                 moving.append(f"alias: {alias}")
         if name and not is_placeholder(name) and not term.get("id") and any(mark in name for mark in "*?"):
@@ -117,7 +118,12 @@ def _own_gpu_words(node_class: dict[str, Any]) -> list[str]:
     terms = items(dig(node_class, "spec", "amiSelectorTerms"))
     names = [ref(node_class).name]
     names += [str(term.get(field) or "") for term in terms for field in ("name", "ssmParameter")]
-    return sorted({word for name in names for word in _words(name) & _GPU_WORDS})
+    found: set[str] = set()
+    for name in names:
+        words = _words(name)
+        if not words & _NOT_GPU:  # "non-gpu", "cpu-no-gpu"
+            found |= words & _GPU_WORDS
+    return sorted(found)
 
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
