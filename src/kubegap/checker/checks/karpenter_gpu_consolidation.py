@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,25 +17,14 @@ from kubegap.checker.checks._common import (
     unknown,
 )
 from kubegap.checker.extract import dig, items, mapping, ref, strings
-from kubegap.checker.extract.podspec import gpus_requested, is_gpu_resource
+from kubegap.checker.extract.karpenter import NODEPOOL, selects_gpus
+from kubegap.checker.extract.podspec import gpus_requested
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
 from kubegap.checker.workload import TRAINING, WORKLOAD_KINDS
 
-NODEPOOL = "karpenter.sh/NodePool"
 UNDERUTILIZED = frozenset({"WhenEmptyOrUnderutilized", "WhenUnderutilized"})  # v1, v1beta1
 DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt"
-# GPU instance families: EC2 p/g/gr and Trainium, GCP a2/a3/a4/g2, Azure N-series.
-_GPU_INSTANCE = re.compile(r"^(?:p\d|g\d|gr\d|trn\d|a[234]-|g2-|standard_n)", re.IGNORECASE)
-_GPU_KEY_WORDS = ("gpu", "accelerator")
-_INSTANCE_KEYS = (
-    "karpenter.k8s.aws/instance-family",
-    "eks.amazonaws.com/instance-family",  # EKS Auto Mode
-    "node.kubernetes.io/instance-type",
-    "karpenter.azure.com/sku-family",
-)
-# EC2 instance categories: g (graphics) and p (accelerated computing) are the GPU ones.
-_CATEGORY_KEYS = ("karpenter.k8s.aws/instance-category", "eks.amazonaws.com/instance-category")
 
 CHECK = CheckMeta(
     id="karpenter-gpu-consolidation",
@@ -83,29 +71,6 @@ CHECK = CheckMeta(
     ),
     roles=TRAINING,
 )
-
-
-def _selects_gpus(pool: dict[str, Any]) -> bool:
-    """Structure only: requirements, limits and taints of the pool's node template."""
-    spec = mapping(dig(pool, "spec", "template", "spec"))
-    for requirement in items(spec.get("requirements")):
-        key = str(requirement.get("key") or "")
-        operator = str(requirement.get("operator") or "")
-        values = strings(requirement.get("values"))
-        if operator in ("NotIn", "DoesNotExist", "Lt"):
-            continue
-        gpu_key = any(word in key.lower() for word in _GPU_KEY_WORDS)
-        # 'instance-gpu-count Gt 0' and 'Exists' mean some GPU; 'In [0]' means none.
-        if gpu_key and (operator in ("Gt", "Exists") or any(value not in ("0", "") for value in values)):
-            return True
-        if key in _INSTANCE_KEYS and any(_GPU_INSTANCE.match(value) for value in values):
-            return True
-        if key in _CATEGORY_KEYS and any(value in ("g", "p") for value in values):
-            return True
-    limits = mapping(dig(pool, "spec", "limits"))
-    if any(is_gpu_resource(str(name)) for name in limits):
-        return True
-    return any(is_gpu_resource(str(taint.get("key") or "")) for taint in items(spec.get("taints")))
 
 
 def _blocks_underutilized(budget: dict[str, Any]) -> bool:
@@ -179,7 +144,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         yield unknown(CHECK, None, said)
         return
     pools = [pool for pool in snapshot.of(NODEPOOL) if isinstance(pool, dict)]
-    gpu_pools = [pool for pool in pools if _selects_gpus(pool)]
+    gpu_pools = [pool for pool in pools if selects_gpus(pool)]
     if not gpu_pools:
         said = message("GPU를 고르는 Karpenter NodePool이 없습니다", "no Karpenter NodePool selects GPUs")
         yield not_applicable(CHECK, said)

@@ -62,6 +62,7 @@ KIND_RESOURCES: dict[str, tuple[str, str]] = {
         "prioritylevelconfigurations",
     ),
     "jobset.x-k8s.io/JobSet": ("jobset.x-k8s.io", "jobsets"),
+    "karpenter.k8s.aws/EC2NodeClass": ("karpenter.k8s.aws", "ec2nodeclasses"),
     "karpenter.sh/NodeClaim": ("karpenter.sh", "nodeclaims"),
     "karpenter.sh/NodePool": ("karpenter.sh", "nodepools"),
     "kubeflow.org/JAXJob": ("kubeflow.org", "jaxjobs"),
