@@ -13,7 +13,15 @@ a fresh subprocess so peak RSS (ru_maxrss) belongs to that measurement alone:
 
 Prints a Markdown table for BENCHMARKS.md.
 
+With --curve, measures instead the whole command a user runs, `kubegap scan --snapshot FILE -f json
+-o OUT`, each in a fresh process, at several sizes (default 15,000, 150,000 and 300,000 pods) of two
+shapes: `cluster` (the GPU cluster above: many pods sharing few templates, owned by Jobs and
+DaemonSets) and `specs` (bare one-container pods with 300 distinct specs). Each is set against the
+floor (an orjson parse of the same file with the garbage collector paused) in CPU seconds; start-up
+is the same command on a 100-pod snapshot of the same shape, and "less start-up" takes it off.
+
     .venv/bin/python bench/bench_checker.py [--nodes N --pods M] [--quick]
+    .venv/bin/python bench/bench_checker.py --curve [--sizes 15000,150000,300000] [--quick]
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +46,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
 from k8s_emulator import KubeEmulator  # noqa: E402
-from k8s_emulator.factories import gpu_cluster  # noqa: E402
+from k8s_emulator.factories import gpu_cluster, pod  # noqa: E402
 
 PAGE = 500
 
@@ -80,7 +89,12 @@ def _worker(mode: str, path: str, extra: dict[str, Any]) -> dict[str, Any]:
         if mode == "parse-gc-paused":
             gc.disable()
         document = orjson.loads(raw)
-        return {**clock.lap(), "objects": len(document["items"]), "rss_mb": _peak_rss_mb()}
+        return {
+            **clock.lap(),
+            "objects": len(document["items"]),
+            "rss_mb": _peak_rss_mb(),
+            "file_mb": len(raw) / 1e6,
+        }
     try:
         from kubegap.checker.registry import all_checks
         from kubegap.checker.runner import run_checks
@@ -141,6 +155,82 @@ def _mb(value: float) -> str:
     return f"{value:,.0f} MB"
 
 
+SPECS = 300  # distinct pod specs of the `specs` shape
+
+
+def _spec_pods(pods: int) -> Iterator[dict[str, Any]]:
+    """Bare one-container pods (no owner: each is its own workload) cycling through SPECS specs."""
+    for index in range(pods):
+        spec = index % SPECS
+        yield pod(
+            f"app-{spec:03d}-{index:07d}",
+            f"team-{index % 20:02d}",
+            node=f"node-{index % 1000:04d}",
+            gpus=spec % 4,
+            image=f"registry.example.com/team/app-{spec:03d}:1.{spec}",
+        )
+
+
+def _write_shape(path: Path, shape: str, pods: int) -> None:
+    """Stream one shape's List JSON to `path`, item by item (300,000 pods never sit in memory whole)."""
+    objects = gpu_cluster(max(1, pods // 30), pods) if shape == "cluster" else _spec_pods(pods)
+    with path.open("wb") as out:
+        out.write(b'{"apiVersion":"v1","kind":"List","items":[')
+        for index, obj in enumerate(objects):
+            out.write(b"," if index else b"")
+            out.write(orjson.dumps(obj))
+        out.write(b"]}")
+
+
+def _run_command(path: Path, out: Path) -> dict[str, float]:
+    """`kubegap scan --snapshot path -f json -o out` in a fresh process: wall, CPU and peak RSS."""
+    command = [sys.executable, "-m", "kubegap", "scan", "--snapshot", str(path), "-f", "json"]
+    command += ["-o", str(out), "--fail-on", "never"]
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    started = time.perf_counter()
+    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - started
+    errors = child.stderr.read().decode() if child.stderr else ""
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode != 0:
+        raise SystemExit(f"scan failed ({child.returncode}): {errors[-500:]}")
+    return {"seconds": wall, "cpu_seconds": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_maxrss / 1024}
+
+
+def curve(sizes: list[int], start_up_runs: int = 2) -> str:
+    """Pods -> seconds, RSS and ratio to the floor for both shapes, all measured in this one run."""
+    rows = [
+        "| shape | pods | file | floor CPU | command wall | command CPU | less start-up | ratio to floor "
+        "| peak RSS |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    start_ups = []
+    with tempfile.TemporaryDirectory(prefix="kubegap-bench-") as scratch:
+        folder = Path(scratch)
+        for shape in ("cluster", "specs"):
+            tiny = folder / f"{shape}-tiny.json"
+            _write_shape(tiny, shape, 100)
+            runs = [_run_command(tiny, folder / "out.json") for _ in range(start_up_runs)]
+            start_up = min(run["cpu_seconds"] for run in runs)
+            start_ups.append(f"{shape} {start_up:.2f} s")
+            for pods in sizes:
+                path = folder / f"{shape}-{pods}.json"
+                _write_shape(path, shape, pods)
+                floor = _measure("parse-gc-paused", path)
+                scan = _run_command(path, folder / "out.json")
+                path.unlink()
+                work = scan["cpu_seconds"] - start_up
+                rows.append(
+                    f"| {shape} | {pods:,} | {floor['file_mb']:,.0f} MB | {floor['cpu_seconds']:.2f} s "
+                    f"| {scan['seconds']:.2f} s | {scan['cpu_seconds']:.2f} s | {work:.2f} s "
+                    f"| {work / floor['cpu_seconds']:.1f}x | {_mb(scan['rss_mb'])} |"
+                )
+                print(rows[-1], file=sys.stderr)
+        rows.append(f"\nstart-up (the command on a 100-pod snapshot), CPU: {', '.join(start_ups)}")
+    return "\n".join(rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=5000)
@@ -148,12 +238,18 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a smoke-sized run: 200 nodes, 6,000 pods")
     parser.add_argument("--keep", type=Path, help="also write the generated List JSON here")
     parser.add_argument("--skip-throttled", action="store_true", help="skip the live scan at 20 qps")
+    parser.add_argument("--curve", action="store_true", help="the whole command at --sizes, two shapes")
+    parser.add_argument("--sizes", default="15000,150000,300000", help="pods per --curve point")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--file", help=argparse.SUPPRESS)
     parser.add_argument("--extra", default="{}", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         print(json.dumps(_worker(args.worker, args.file, json.loads(args.extra))))
+        return
+    if args.curve:
+        sizes = [600, 3000] if args.quick else [int(size) for size in args.sizes.split(",")]
+        print(curve(sizes, start_up_runs=1 if args.quick else 2))
         return
     if args.quick:
         args.nodes, args.pods = 200, 6000

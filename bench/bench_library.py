@@ -171,6 +171,7 @@ def synthetic_incident(
         "title": _text(generator, 1),
         "summary": _text(generator, 2),
         "date": date.isoformat(),
+        "scope": "ai-infra" if index % 4 else "platform",  # about the bundled library's share
         "organization": f"org-{index % 97}",
         "sources": [
             {

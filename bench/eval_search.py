@@ -9,8 +9,10 @@ incidents judged relevant, and a split: `tune` queries may be looked at while ad
 recall@5: the share of a query's relevant incidents among its first five results (out of at most
 five, so a query with seven relevant incidents can still score 1.0). MRR: the mean of 1/rank of the
 first relevant result (0 when none is in the first 20). Targets: recall@5 >= 0.95 overall and
->= 0.9 for every type. Prints Markdown tables for BENCHMARKS.md; `--misses` lists every query
-below 1.0 recall with what it found.
+>= 0.9 for every type. Results: the median number of incidents a query counts (the figure the list
+page and MCP report as the total), as a share of the library: a question should count the incidents
+that answer it, not every one that shares a common word. Prints Markdown tables for BENCHMARKS.md;
+`--misses` lists every query below 1.0 recall with what it found.
 """
 
 from __future__ import annotations
@@ -44,7 +46,16 @@ def evaluate(library: Library, queries: list[dict[str, object]]) -> list[dict[st
         top = found[:5]
         recall = len(relevant & set(top)) / min(5, len(relevant))
         rank = next((index + 1 for index, incident_id in enumerate(found) if incident_id in relevant), None)
-        rows.append({**item, "recall": recall, "rr": 1.0 / rank if rank else 0.0, "top": top, "ms": elapsed})
+        rows.append(
+            {
+                **item,
+                "recall": recall,
+                "rr": 1.0 / rank if rank else 0.0,
+                "top": top,
+                "ms": elapsed,
+                "total": result.total,
+            }
+        )
     return rows
 
 
@@ -66,6 +77,17 @@ def _table(rows: list[dict[str, object]], title: str) -> list[str]:
     return [*lines, ""]
 
 
+def _results_table(rows: list[dict[str, object]], size: int) -> list[str]:
+    """How many incidents a query counts: the median and the largest, each also as a share of the library."""
+    lines = ["**results counted per query**", "", "| type | median | max |", "|---|---:|---:|"]
+    for kind in TYPES:
+        totals = sorted(int(row["total"]) for row in rows if row["type"] == kind)  # type: ignore[call-overload]
+        if totals:
+            median, largest = statistics.median(totals), totals[-1]
+            lines.append(f"| {kind} | {median:g} ({median / size:.0%}) | {largest} ({largest / size:.0%}) |")
+    return [*lines, ""]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=Path, default=DEFAULT_QUERIES)
@@ -84,6 +106,7 @@ def main() -> int:
     print("\n".join(_table(rows, "both parts")))
     times = sorted(float(row["ms"]) for row in rows)  # type: ignore[arg-type]
     print(f"Search time per query: median {statistics.median(times):.1f} ms, max {times[-1]:.1f} ms.\n")
+    print("\n".join(_results_table(rows, library.incident_count)))
     if arguments.misses:
         for row in rows:
             if float(row["recall"]) < 1.0:  # type: ignore[arg-type]

@@ -42,6 +42,9 @@ CODE_WORDS = frozenset(
         "en",
         "main",
         "kubeconfig",
+        "nvidia",  # the container runtime's name (`runtimeClassName: nvidia`)
+        "libnvsandboxutils",  # an NVIDIA driver library
+        "virtiofs",  # a file system's name
     }
 )
 

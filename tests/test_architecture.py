@@ -19,6 +19,7 @@ FOUNDATION_ROOTS = {
     "kubegap.cli_support",
     "kubegap.cli_help",
     "kubegap.redaction",
+    "kubegap.unexpected",
 }
 
 

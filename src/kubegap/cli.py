@@ -11,15 +11,18 @@ import re
 import sys
 from gettext import gettext
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from kubegap import __version__
+from kubegap import __version__, unexpected
 from kubegap.cli_help import apply_language, korean_text, walk
 from kubegap.cli_support import resolve_lang
 from kubegap.errors import KubegapError
-from kubegap.knowledge.citations import CHECK_CITATIONS, Citation
 from kubegap.text import LANGS, Lang, did_you_mean
+
+if TYPE_CHECKING:
+    from kubegap.knowledge.citations import Citation
 
 # name -> "module:attribute" of a click command or group
 _SUBCOMMANDS: dict[str, str] = {
@@ -121,7 +124,12 @@ def cli(lang: str | None) -> None:
     """
     # `knowledge validate` cross-checks the checks' citations without the knowledge package importing
     # the checker: the wiring hands it a way to list them.
-    click.get_current_context().meta[CHECK_CITATIONS] = _check_citations
+    # Only that command pays for importing the knowledge package: `--help` and `version` stay light.
+    context = click.get_current_context()
+    if context.invoked_subcommand == "knowledge":
+        from kubegap.knowledge.citations import CHECK_CITATIONS
+
+        context.meta[CHECK_CITATIONS] = _check_citations
 
 
 def _check_citations() -> list[Citation]:
@@ -179,8 +187,15 @@ def prog_name(invoked_as: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: every KubegapError becomes one line on stderr and its exit code, never a traceback."""
+    """Entry point: every error becomes one line on stderr and its exit code, never a traceback.
+
+    A KubegapError says what went wrong; anything else is a bug or a library's surprise, shown as
+    `Error: unexpected <type> at <place>: <redacted message>` (its text may quote a credential) and
+    exit code 3 for a failed read of the system (OSError), else 2. Logs and threads follow the same
+    rule from here on (`unexpected.install`).
+    """
     global _help_lang
+    unexpected.install()
     lang = _argv_lang(sys.argv[1:] if argv is None else argv)
     _help_lang = lang
     apply_language(cli, "", lang)
@@ -203,4 +218,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(0)
+    except Exception as error:  # the last resort: one redacted line, never a traceback
+        _error(f"{'예상하지 못한 오류' if lang == 'ko' else 'unexpected'} {unexpected.describe(error)}", lang)
+        sys.exit(unexpected.exit_code(error))
     sys.exit(0)

@@ -32,7 +32,7 @@ _KO: dict[str, str] = {
     "* --json": "표 대신 JSON으로 출력합니다.",
     "* --kubeconfig": "kubeconfig 파일(기본값: kubectl과 같은 방식으로 찾음).",
     "* --namespace": "이 네임스페이스만 봅니다(여러 번 지정 가능).",
-    "* --check": "이 검사만 실행합니다(여러 번 지정 가능).",
+    "* --check": "이 점검만 실행합니다(여러 번 지정 가능).",
     "* --exemptions": "예외 목록 YAML 파일.",
     "* --qps": "초당 요청 수.",
     "* --timeout": "요청 하나에 허용하는 시간(초). 연결부터 본문을 다 받을 때까지입니다.",
@@ -53,17 +53,17 @@ _KO: dict[str, str] = {
     "agent setup --write": "출력하는 대신 클라이언트의 설정 파일에 항목을 합칩니다.",
     "agent setup --project-dir": "Claude Code: 서버를 등록할 .mcp.json이 있는 프로젝트.",
     "agent setup --codex-home": "Codex: 홈 폴더(기본값: $CODEX_HOME, 없으면 ~/.codex).",
-    "checks": "검사 목록을 보여 주고 설명합니다.",
-    "checks list": "모든 검사의 ID, 심각도, 영역, 제목.",
+    "checks": "점검 목록을 보여 주고 설명합니다.",
+    "checks list": "모든 점검의 ID, 심각도, 영역, 제목.",
     "checks show": (
-        "검사 하나의 모든 것: 왜 필요한지, 어떻게 판정하는지, 고치는 법, 읽는 리소스 종류, 관련 사례."
+        "점검 하나의 모든 것: 왜 필요한지, 어떻게 판정하는지, 고치는 법, 읽는 리소스 종류, 관련 사례."
     ),
     "checks list --json": "기계가 읽을 수 있는 형식으로 출력합니다.",
     "checks show --json": "기계가 읽을 수 있는 형식으로 출력합니다.",
     "errors": "오류 시그니처 카탈로그: Xid 코드, NCCL, CUDA/NVML, Kubernetes와 etcd 메시지.",
     "errors list": "카탈로그 항목 전체(또는 한 계열)와 그 제목.",
     "errors show": "ID로 항목 하나를 보거나, 붙여 넣은 오류 문구에 들어 있는 항목들을 찾습니다.",
-    "exporter": "Prometheus용 `/metrics`를 제공합니다: 클러스터와 검사별 상태, 발견 사항, 스캔 상태.",
+    "exporter": "Prometheus용 `/metrics`를 제공합니다: 클러스터와 점검별 상태, 발견 사항, 스캔 상태.",
     "exporter --interval": "스캔 한 차례가 시작되고 다음 차례가 시작될 때까지의 간격(초).",
     "exporter --context": "스캔할 컨텍스트(여러 번 지정 가능, 기본값: 현재 컨텍스트).",
     "exporter --all-contexts": "kubeconfig의 모든 컨텍스트를 스캔하고, 차례마다 다시 읽습니다.",
@@ -98,7 +98,7 @@ _KO: dict[str, str] = {
     "knowledge": "지식 베이스(분류 체계, 사례, 플릿 연구)를 검증하고 설명합니다.",
     "knowledge schema": "레코드 종류 하나의 JSON 스키마를 출력합니다(편집기와 다른 도구용).",
     "knowledge validate": (
-        "모든 파일을 스키마와 상호 참조에 비추어 검사합니다. 문제가 하나라도 있으면 1로 끝납니다."
+        "모든 파일을 스키마와 상호 참조에 비추어 검증합니다. 문제가 하나라도 있으면 1로 끝납니다."
     ),
     "knowledge validate --root": "지식 폴더(기본값: 패키지에 든 것).",
     "knowledge validate --check-citations": (
@@ -111,7 +111,8 @@ _KO: dict[str, str] = {
         "읽기 전용 MCP 서버를 표준 입출력(stdio)으로 실행합니다(Claude Code, Codex 등 MCP 호스트용). "
         "도구 호출은 kubeconfig 파일을 고르지 못합니다: 서버는 사용자의 것($KUBECONFIG, 없으면 "
         "~/.kube/config)이나 --kubeconfig로 준 파일만 읽습니다. 도구 호출이 무엇을 읽고 실행할 수 있는지는 "
-        "SECURITY.md에 있습니다."
+        "SECURITY.md에 있습니다. 호출이 `lang`을 따로 정하지 않으면 답과 리소스, 오류는 --lang의 언어로 "
+        "나옵니다."
     ),
     "mcp --kubeconfig": (
         "$KUBECONFIG나 ~/.kube/config 대신 도구 호출이 쓸 kubeconfig(여러 번 지정 가능, 첫 번째가 기본값). "
@@ -122,9 +123,9 @@ _KO: dict[str, str] = {
         "공개 사례 뒤에 있던 빈틈을 클러스터에서 찾습니다(라이브, --snapshot, --manifests, --demo).\n\n"
         "PATHS는 --manifests처럼 매니페스트 파일이나 폴더입니다(그래서 `kubegap scan k8s/*.yaml`과 "
         "pre-commit 훅이 동작합니다). --context를 둘 이상 주거나 --all-contexts를 주면 플릿을 스캔해, "
-        "클러스터 × 검사 행렬 하나로 보고합니다.\n\n"
+        "클러스터 × 점검 행렬 하나로 보고합니다.\n\n"
         "종료 코드: 0 --fail-on 이상의 열린 실패가 없음, 1 하나 이상 있음, 2 사용법이나 입력 오류(잘못된 "
-        "플래그, 없는 검사, 파싱할 수 없는 파일, Kubernetes 오브젝트가 없는 입력, 쓸 수 없는 보고서 경로), "
+        "플래그, 없는 점검, 파싱할 수 없는 파일, Kubernetes 오브젝트가 없는 입력, 쓸 수 없는 보고서 경로), "
         "3 클러스터를 읽지 못함(닿지 않음, 거부, 시간 초과)."
     ),
     "scan --snapshot": "스냅숏 파일이나 폴더.",
@@ -166,10 +167,13 @@ _KO: dict[str, str] = {
     ),
     "snapshot": (
         "라이브 클러스터를 한 번 읽어 kubegap 스냅숏 파일로 남깁니다. "
-        "나중에, 또는 다른 곳에서 스캔할 수 있습니다."
+        "나중에, 또는 다른 곳에서 스캔할 수 있습니다.\n\n"
+        "파일에는 모든 오브젝트의 구조, 이름, 키와 점검이 판정에 쓰는 값이 남고, 그 밖의 ConfigMap 내용과 "
+        "환경 변수 값은 가려서 씁니다. --raw를 주면 읽은 그대로 남깁니다."
     ),
+    "snapshot --raw": "ConfigMap 내용과 환경 변수 값을 읽은 그대로, 자격 증명까지 씁니다(기본값: 가림).",
     "snapshot --output": "파일(.json 또는 .json.gz).",
-    "snapshot --check": "이 검사들에 필요한 것만 읽습니다(여러 번 지정 가능).",
+    "snapshot --check": "이 점검들에 필요한 것만 읽습니다(여러 번 지정 가능).",
     "snapshot --context": "kubeconfig 컨텍스트(기본값: 현재 컨텍스트).",
 }
 

@@ -41,8 +41,11 @@ SMOKE_RUNS: dict[str, tuple[list[str], str]] = {
     "bench_web.py": (["--seconds", "1", "--connections", "2"], "| list page (kubegap serve) |"),
     "eval_search.py": ([], "| **all** |"),
     "eval_checks.py": (["--corpus", "realworld", "--part", "all"], "| **all** |"),
+    "bench_kubeconfig_inputs.py": ([], "| YAML nested 5,000 levels | now |"),
+    "bench_output_lines.py": (["--part", "dev"], "| plain (pipe) |"),
+    "redaction_false_positives.py": (["--list", "0"], "| realworld |"),
 }
-NEEDS_SHARED = {"eval_checks.py"}
+NEEDS_SHARED = {"eval_checks.py", "bench_output_lines.py", "redaction_false_positives.py"}
 
 
 def test_every_bench_script_has_a_smoke_run() -> None:

@@ -167,24 +167,28 @@ def _alias_bombs(count: int) -> Iterator[Case]:
         yield f"alias-{index}.yaml", text.encode(), "alias bomb"
 
 
-def _gzip_bombs(count: int) -> Iterator[Case]:
+def _gzip_bomb(style: int) -> bytes:
     block = b" " * (8 << 20)
     spaces = gzip.compress(block, 9)
+    if style == 0:  # 1 GiB of spaces in a few MB: many members of 8 MiB each
+        return spaces * 128
+    if style == 1:  # a List whose items expand 1,000-fold
+        head = gzip.compress(b'{"apiVersion":"v1","kind":"List","items":[', 9)
+        return head + gzip.compress(b'{"a":1},' * (1 << 22), 9) * 16
+    if style == 2:  # gzip inside gzip
+        return gzip.compress(gzip.compress(block * 4, 9), 9)
+    if style == 3:
+        return spaces[: len(spaces) // 2]
+    if style == 4:
+        return spaces + b"trailing garbage"
+    return gzip.compress(b"- a\n" * (1 << 24), 9)
+
+
+def _gzip_bombs(count: int) -> Iterator[Case]:
+    made: dict[int, bytes] = {}  # each style is compressed once: the same bomb under several names
     for index in range(count):
         style = index % 6
-        if style == 0:  # 1 GiB of spaces in a few MB: many members of 8 MiB each
-            data = spaces * 128
-        elif style == 1:  # a List whose items expand 1,000-fold
-            head = gzip.compress(b'{"apiVersion":"v1","kind":"List","items":[', 9)
-            data = head + gzip.compress(b'{"a":1},' * (1 << 22), 9) * 16
-        elif style == 2:  # gzip inside gzip
-            data = gzip.compress(gzip.compress(block * 4, 9), 9)
-        elif style == 3:
-            data = spaces[: len(spaces) // 2]
-        elif style == 4:
-            data = spaces + b"trailing garbage"
-        else:
-            data = gzip.compress(b"- a\n" * (1 << 24), 9)
+        data = made.setdefault(style, _gzip_bomb(style))
         suffix = "yaml.gz" if style == 5 else "json.gz"
         yield f"gzip-{index}.{suffix}", data, "gzip bomb"
 

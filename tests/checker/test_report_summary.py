@@ -39,10 +39,10 @@ spec:
           image: vllm/vllm-openai:v0.6.3
           resources: {limits: {nvidia.com/gpu: 1, memory: 40Gi}}
 ---
-apiVersion: serving.kserve.io/v1beta1
-kind: InferenceService
+apiVersion: widgets.example.com/v1
+kind: Widget
 metadata: {name: llama, namespace: serving}
-spec: {predictor: {model: {modelFormat: {name: huggingface}}}}
+spec: {size: 3}
 """
 
 
@@ -91,16 +91,14 @@ def test_a_manifest_scan_says_once_what_files_cannot_show(manifest_report: ScanR
 
 def test_kinds_read_but_understood_by_no_check_are_named(manifest_report: ScanReport) -> None:
     for fmt in ("plain", "table", "markdown"):
-        assert "Read, not checked: serving.kserve.io/InferenceService (1)" in render(manifest_report, fmt)
-    assert "읽었지만 점검하지 않은 종류: serving.kserve.io/InferenceService (1)" in render(
+        assert "Read, not checked: widgets.example.com/Widget (1)" in render(manifest_report, fmt)
+    assert "읽었지만 점검하지 않은 종류: widgets.example.com/Widget (1)" in render(
         manifest_report, "plain", "ko"
     )
     document = json.loads(render(manifest_report, "json"))
-    assert document["summary"]["readNotChecked"] == [
-        {"kind": "serving.kserve.io/InferenceService", "objects": 1}
-    ]
+    assert document["summary"]["readNotChecked"] == [{"kind": "widgets.example.com/Widget", "objects": 1}]
     rows = {row["kind"]: row for row in document["coverage"]}
-    assert rows["serving.kserve.io/InferenceService"]["checked"] is False
+    assert rows["widgets.example.com/Widget"]["checked"] is False
     assert rows["apps/Deployment"]["checked"] is True
 
 
@@ -108,7 +106,7 @@ def test_selecting_one_check_does_not_call_the_other_kinds_unchecked(tmp_path: P
     path = tmp_path / "serving.yaml"
     path.write_text(_SERVING)
     report = run_scan(ScanRequest(manifest_paths=[str(path)], check_ids=["checkpoint-volume"]))
-    assert [row.kind for row in report.coverage if not row.checked] == ["serving.kserve.io/InferenceService"]
+    assert [row.kind for row in report.coverage if not row.checked] == ["widgets.example.com/Widget"]
 
 
 def _causes(snapshot: Snapshot) -> Iterable[Finding]:

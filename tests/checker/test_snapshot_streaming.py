@@ -140,7 +140,7 @@ def test_gzipped_kubegap_snapshot_streams_with_its_coverage(
 ) -> None:
     demo = load_demo()
     path = tmp_path / "demo.json.gz"
-    path.write_bytes(gzip.compress(orjson.dumps(snapshot_document(demo))))
+    path.write_bytes(gzip.compress(orjson.dumps(snapshot_document(demo, redacted=False))))
     streamed = _streamed(path, monkeypatch, window=1000)
     _same(streamed, _whole(path, monkeypatch))
     assert streamed.coverage == demo.coverage
@@ -207,7 +207,7 @@ def test_values_equal_in_python_but_not_in_json_are_never_merged() -> None:
 
 def test_checks_leave_the_shared_objects_as_they_found_them(tmp_path: Path) -> None:
     path = tmp_path / "demo.json"
-    path.write_bytes(orjson.dumps(snapshot_document(load_demo())))
+    path.write_bytes(orjson.dumps(snapshot_document(load_demo(), redacted=False)))
     snapshot = load_snapshot_files([path])
     pods = snapshot.of("Pod")
     assert any(pods[0]["status"] is pod["status"] for pod in pods[1:]) or any(

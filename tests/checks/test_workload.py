@@ -8,6 +8,7 @@ import pytest
 
 from kubegap.bilingual import render_any
 from kubegap.checker.check import CheckMeta
+from kubegap.checker.extract import containers
 from kubegap.checker.extract.agents import classify
 from kubegap.checker.extract.podspec import container_requests_gpu, gpus_requested
 from kubegap.checker.registry import all_checks
@@ -21,6 +22,9 @@ from kubegap.checker.workload import (
     parse_script,
     workload_of,
 )
+from kubegap.checker.workload.model import pinned_host
+from kubegap.checker.workload.operators import LIVENESS, RESOURCES
+from kubegap.checker.workload.serving import blind_paths, engine_of, exec_urls, listening_ports, worker_group
 
 GPU = {"limits": {"nvidia.com/gpu": "8"}}
 
@@ -198,7 +202,7 @@ def test_an_unknown_crd_is_searched_by_shape() -> None:
             "template": {"spec": {"containers": [_container(image="vllm/vllm-openai:v0.9")]}},
         },
     }
-    workload = _workload("kaito.sh/v1beta1", "Workspace", spec)
+    workload = _workload("serving.example.ai/v1", "ModelDeployment", spec)
     assert [(t.group, t.replicas, t.gpus) for t in workload.templates] == [("inference", 3, 8)]
     assert workload.role is Role.serving
 
@@ -324,3 +328,265 @@ def test_a_file_without_kueue_does_not_say_kueue_is_not_installed() -> None:
     found = {f.check_id: f for f in run_checks(snapshot).findings}
     said = render_any(found["kueue-wait-for-pods-ready"].message, "en")
     assert "not installed" not in said and "these manifests" in said
+
+
+# --- serving operators, endpoints and pod template facts ----------------------------------------
+
+
+def test_extensions_workload_kinds_are_read_as_apps() -> None:
+    assert kind_key("extensions/v1beta1", "DaemonSet") == "apps/DaemonSet"
+    assert kind_key("extensions/v1beta1", "Deployment") == "apps/Deployment"
+    assert kind_key("extensions/v1beta1", "Ingress") == "extensions/Ingress"
+
+
+def test_kaito_workspace_keeps_inference_at_the_top_level() -> None:
+    obj = {
+        "apiVersion": "kaito.sh/v1beta1",
+        "kind": "Workspace",
+        "metadata": {"name": "phi", "namespace": "kaito"},
+        "resource": {"count": 2, "instanceType": "Standard_NC24ads_A100_v4"},
+        "inference": {"preset": {"name": "phi-4"}},
+    }
+    workload = workload_of("kaito.sh/Workspace", obj)
+    assert workload is not None and workload.role is Role.serving
+    assert [(t.group, t.replicas) for t in workload.templates] == [("inference", 2)]
+    resources = workload.managed_for(RESOURCES, "inference")
+    assert resources is not None and not resources.known and resources.operator == "KAITO"
+
+
+def test_nim_operator_defaults_and_dra_claims_are_in_the_pod() -> None:
+    workload = _workload(
+        "apps.nvidia.com/v1alpha1",
+        "NIMService",
+        {
+            "image": {"repository": "nvcr.io/nim/x", "tag": "1"},
+            "draResources": [{"resourceClaimTemplateName": "gpu"}],
+        },
+    )
+    (container,) = containers(workload.templates[0].spec)
+    assert container["livenessProbe"]["httpGet"]["path"] == "/v1/health/live"
+    assert workload.requests_gpus and container_requests_gpu(container)
+    assert workload.managed_for(LIVENESS, "") is not None
+    disabled = _workload("apps.nvidia.com/v1alpha1", "NIMService", {"livenessProbe": {"enabled": False}})
+    assert not containers(disabled.templates[0].spec)[0].get("livenessProbe")
+
+
+def test_nim_pipeline_services_are_templates_unless_disabled() -> None:
+    spec = {
+        "services": [
+            {
+                "name": "llm",
+                "spec": {"image": {"repository": "a", "tag": "1"}, "resources": GPU, "replicas": 2},
+            },
+            {"name": "off", "enabled": False, "spec": {"resources": GPU}},
+        ]
+    }
+    workload = _workload("apps.nvidia.com/v1alpha1", "NIMPipeline", spec)
+    assert [(t.group, t.replicas, t.gpus) for t in workload.templates] == [("llm", 2, 8)]
+
+
+def test_llm_inference_service_main_container_gets_the_config_probe() -> None:
+    spec = {
+        "replicas": 3,
+        "template": {"containers": [{"name": "main", "resources": GPU}]},
+        "prefill": {"replicas": 2, "template": {"containers": [{"name": "main", "resources": GPU}]}},
+    }
+    workload = _workload("serving.kserve.io/v1alpha2", "LLMInferenceService", spec)
+    assert [(t.group, t.replicas) for t in workload.templates] == [("main", 3), ("prefill", 2)]
+    probe = containers(workload.templates[0].spec)[0]["livenessProbe"]
+    assert probe["httpGet"]["path"] == "/health"
+    assert "livenessProbe" not in spec["template"]["containers"][0]  # the object itself is not changed
+
+
+def test_kserve_runtime_and_webhook_fill_what_the_predictor_leaves_out() -> None:
+    model = _workload(
+        "serving.kserve.io/v1beta1", "InferenceService", {"predictor": {"pytorch": {"resources": GPU}}}
+    )
+    assert model.managed_for(LIVENESS, "predictor") is not None
+    assert model.managed_for(RESOURCES, "predictor") is not None
+    custom = _workload(
+        "serving.kserve.io/v1beta1", "InferenceService", {"predictor": {"containers": [_container()]}}
+    )
+    filled = custom.managed_for(RESOURCES, "predictor")
+    assert (
+        filled is not None and "webhook" in filled.what and custom.managed_for(LIVENESS, "predictor") is None
+    )
+
+
+def test_kuberay_probe_is_added_where_the_ray_container_has_none() -> None:
+    spec = {
+        "headGroupSpec": {"template": {"spec": {"containers": [_container(name="head")]}}},
+        "workerGroupSpecs": [
+            {
+                "groupName": "gpu",
+                "replicas": 1,
+                "template": {"spec": {"containers": [_container(livenessProbe={"tcpSocket": {"port": 1}})]}},
+            }
+        ],
+    }
+    cluster = _workload("ray.io/v1", "RayCluster", spec)
+    head, worker = (containers(t.spec)[0] for t in cluster.templates)
+    assert "local_raylet_healthz" in " ".join(head["livenessProbe"]["exec"]["command"])
+    assert worker["livenessProbe"] == {"tcpSocket": {"port": 1}}
+    service = _workload("ray.io/v1", "RayService", {"rayClusterConfig": spec})
+    filled = service.managed_for(LIVENESS, "head")
+    assert filled is not None and filled.restarts_engine
+
+
+def test_dynamo_workers_get_the_operator_liveness_probe() -> None:
+    spec = {
+        "services": {
+            "Decode": {
+                "resources": {"limits": {"gpu": "1"}},
+                "extraPodSpec": {"mainContainer": {"image": "x"}},
+            }
+        }
+    }
+    workload = _workload("nvidia.com/v1alpha1", "DynamoGraphDeployment", spec)
+    assert containers(workload.templates[0].spec)[0]["livenessProbe"]["httpGet"]["path"] == "/live"
+
+
+def test_old_mpijob_template_is_read() -> None:
+    spec = {
+        "replicas": 2,
+        "template": {"spec": {"containers": [_container(command=["mpirun", "python", "t.py"])]}},
+    }
+    workload = _workload("kubeflow.org/v1alpha1", "MPIJob", spec)
+    assert [(t.replicas, t.gpus) for t in workload.templates] == [(2, 8)] and workload.gpu_pods == 2
+
+
+def test_pod_templates_carry_their_labels_and_pinned_host() -> None:
+    spec = {
+        "replicas": 2,
+        "template": {
+            "metadata": {"labels": {"app": "llm"}},
+            "spec": {"nodeSelector": {"kubernetes.io/hostname": "n1"}, "containers": [_container()]},
+        },
+    }
+    (template,) = _workload("apps/v1", "Deployment", spec).templates
+    assert template.labels == {"app": "llm"} and template.pinned_host == "n1"
+    affinity = {
+        "nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [
+                    {
+                        "matchExpressions": [
+                            {"key": "kubernetes.io/hostname", "operator": "In", "values": ["a", "b"]}
+                        ]
+                    }
+                ]
+            }
+        }
+    }
+    assert pinned_host({"affinity": affinity}) == ""
+
+
+def test_a_container_without_an_image_makes_a_patch_fragment() -> None:
+    patch = _workload(
+        "apps/v1", "Deployment", {"template": {"spec": {"containers": [{"name": "c", "resources": GPU}]}}}
+    )
+    assert patch.fragment
+    assert not _pod().fragment
+
+
+@pytest.mark.parametrize(
+    ("container", "engine", "ports"),
+    [
+        ({"image": "x", "command": ["vllm", "serve", "m", "--port=8080"]}, "vLLM", {8080}),
+        (
+            {"image": "x", "command": ["python3", "-m", "sglang.launch_server", "--port", "30000"]},
+            "SGLang",
+            {30000},
+        ),
+        (
+            {
+                "image": "ghcr.io/huggingface/text-generation-inference:3.0",
+                "env": [{"name": "PORT", "value": "8080"}],
+            },
+            "TGI",
+            {8080},
+        ),
+        (
+            {"image": "ollama/ollama:0.5", "env": [{"name": "OLLAMA_HOST", "value": "0.0.0.0:11434"}]},
+            "Ollama",
+            {11434},
+        ),
+        (
+            {"image": "x", "command": ["sh", "-c", "tritonserver --model-repository=/m --http-port 8000"]},
+            "Triton",
+            {8000},
+        ),
+        ({"image": "vllm/vllm-openai:v0.9", "command": ["sleep", "inf"]}, None, set()),
+        ({"image": "x", "command": ["vllm", "bench", "throughput"]}, None, set()),
+    ],
+)
+def test_engines_and_their_ports_are_read_from_what_runs(
+    container: dict[str, Any], engine: str | None, ports: set[int]
+) -> None:
+    found = engine_of(container)
+    assert (found.name if found else None) == engine
+    assert listening_ports(container) == ports
+
+
+def test_a_kuberay_container_is_not_judged_by_its_image() -> None:
+    assert engine_of({"image": "vllm/vllm-openai:v0.9"}) is not None
+    assert engine_of({"image": "vllm/vllm-openai:v0.9"}, by_image=False) is None
+
+
+def test_probe_paths_that_cannot_see_the_engine() -> None:
+    probe = {"exec": {"command": ["sh", "-c", "curl -sf http://localhost:8000/v1/models"]}}
+    assert exec_urls(probe) == ["/v1/models"] and blind_paths(exec_urls(probe)) == ["/v1/models"]
+    assert blind_paths(["/health", "/v2/health/live", "health_generate"]) == []
+    assert blind_paths(["metrics/", "/api/gcs_healthz"]) == ["/metrics", "/api/gcs_healthz"]
+
+
+def test_ome_components_are_filled_from_their_runtime() -> None:
+    spec = {
+        "model": {"name": "llama-3-70b-instruct"},
+        "runtime": {"name": "vllm-text-generation"},
+        "engine": {"minReplicas": 2, "maxReplicas": 3, "resources": {"requests": {"nvidia.com/gpu": "1"}}},
+    }
+    workload = _workload("ome.io/v1beta1", "InferenceService", spec)
+    assert workload.role is Role.serving
+    assert [(t.group, t.replicas, t.gpus) for t in workload.templates] == [("engine", 2, 1)]
+    assert workload.managed_for(LIVENESS, "engine") is not None
+    assert workload.managed_for(RESOURCES, "engine") is not None
+
+
+def test_roles_with_entry_and_worker_templates_keep_apart() -> None:
+    entry = {"spec": {"containers": [_container(command=["vllm", "serve", "m"])]}}
+    worker = {"spec": {"containers": [_container(command=["ray", "start", "--block"])]}}
+    spec = {
+        "replicas": 1,
+        "template": {
+            "roles": [
+                {
+                    "name": "prefill",
+                    "replicas": 2,
+                    "entryTemplate": entry,
+                    "workerReplicas": 1,
+                    "workerTemplate": worker,
+                },
+                {"name": "decode", "replicas": 3, "entryTemplate": entry},
+            ]
+        },
+    }
+    workload = _workload("workload.serving.example.io/v1alpha1", "ModelServing", spec)
+    groups = [t.group for t in workload.templates]
+    assert groups == ["prefill-entry", "prefill-worker", "decode-entry"]
+    worker_template = workload.templates[1]
+    assert worker_group(workload, worker_template) and not worker_group(workload, workload.templates[0])
+
+
+def test_templates_keep_their_labels_where_an_operator_fills_the_pod() -> None:
+    """KubeRay's probe and KServe's config template are added to a copy of the pod spec: the copy keeps
+    the labels of the template it came from, so PDBs and Services still match its pods."""
+    head = {"metadata": {"labels": {"app": "llm"}}, "spec": {"containers": [_container()]}}
+    worker = {"metadata": {"labels": {"app": "llm", "tier": "gpu"}}, "spec": {"containers": [_container()]}}
+    spec = {
+        "headGroupSpec": {"template": head},
+        "workerGroupSpecs": [{"groupName": "gpu", "template": worker}],
+    }
+    cluster = _workload("ray.io/v1", "RayCluster", spec)
+    assert [t.labels for t in cluster.templates] == [{"app": "llm"}, {"app": "llm", "tier": "gpu"}]
+    assert cluster.templates[0].spec is not head["spec"]  # the copy carrying KubeRay's probe

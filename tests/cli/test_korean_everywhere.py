@@ -9,9 +9,7 @@ started for real and its start-up lines are read.
 
 from __future__ import annotations
 
-import html
 import os
-import re
 import socket
 import subprocess
 import sys
@@ -24,54 +22,15 @@ _TESTS = Path(__file__).resolve().parents[1]
 if str(_TESTS) not in sys.path:
     sys.path.insert(0, str(_TESTS))
 
+from cli_language import TERMS, assert_korean  # noqa: E402
+
 from k8s_emulator import KubeEmulator  # noqa: E402
 from k8s_emulator.testing import TOKEN, assert_read_only  # noqa: E402
 from korean_words import english_words  # noqa: E402
-from kubegap.checker.registry import all_checks  # noqa: E402
-from kubegap.cli import _SUBCOMMANDS, main  # noqa: E402
+from kubegap.cli import main  # noqa: E402
 from kubegap.knowledge import load_knowledge  # noqa: E402
 
 INCIDENT = "openai-2025-06-gpu-host-os-update-network-loss"
-
-
-def _ids() -> set[str]:
-    """Words that are ids here: check areas (`networking`) and the subcommands' names (`scan`)."""
-    return {check.meta.area for check in all_checks()} | set(_SUBCOMMANDS)
-
-
-# Practitioner terms the knowledge base writes in Latin letters inside Korean sentences, as Korean
-# engineers do (CONTRIBUTING: "keep product names and technical terms as practitioners write them").
-TERMS = frozenset(
-    {
-        "taint",
-        "toleration",
-        "condition",
-        "priority",
-        "level",
-        "class",
-        "device",
-        "plugin",
-        "unhealthy",
-        "systemd",
-        "kubelet",
-        "torchrun",
-        "etcd",
-        "conntrack",
-        "dcgmi",
-        "diag",
-        "master",
-        "watchdog",
-        "concurrency",
-        "endpoints",
-        "pods",
-        "rank",
-        "flight",
-        "recorder",
-        "medium",
-        "never",
-        "approximate",
-    }
-)
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -79,35 +38,6 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]
         main(["--lang", "ko", *args])
     captured = capsys.readouterr()
     return int(exited.value.code or 0), captured.out, captured.err
-
-
-_EVIDENCE = re.compile(r"  \([^()]*=.*\)$", re.MULTILINE)  # a plain finding line ends in (key=value; ...)
-# A plain finding line starts with its verdict and severity as tokens, the same in every language so
-# scripts keep working (`fail  high  check-id ...`); the role a check assumed is an id (`[역할: serving]`).
-_TOKENS = re.compile(
-    r"^(fail|exempted|unknown|pass|not-applicable)  (critical|high|medium|low|info)  ", re.MULTILINE
-)
-_ROLE = re.compile(r"\[역할: [^\]]*\]")
-
-
-def _people_text(text: str) -> str:
-    """What a person reads as sentences: evidence (key=value data) and cited titles of sources are data.
-
-    Markdown's escapes (`rdma\\_shared`, `&lt;`) are undone first: a reader sees the plain characters."""
-    text = html.unescape(re.sub(r"\\([\\`*_{}\[\]()#+.!|<>-])", r"\1", text))
-    text = _ROLE.sub("", _TOKENS.sub("", text))
-    text = _EVIDENCE.sub("", text)
-    if "\n출처\n" in text:  # `incidents show`: source titles are the names of publications
-        head, _, tail = text.partition("\n출처\n")
-        kept = [line for line in tail.splitlines() if not line.startswith(("• ", "  "))]
-        text = head + "\n" + "\n".join(kept)
-    return text
-
-
-def _assert_korean(text: str, what: str, data: frozenset[str] = frozenset()) -> None:
-    assert text.strip(), f"{what} printed nothing"
-    left = english_words(_people_text(text), _ids() | TERMS | data)
-    assert not left, f"{what}: English words left: {sorted(set(left))}"
 
 
 @pytest.fixture(autouse=True)
@@ -137,7 +67,7 @@ def _no_cluster(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_people_output_is_korean(capsys: pytest.CaptureFixture[str], args: tuple[str, ...]) -> None:
     code, out, err = _run(capsys, *args)
     assert code in (0, 1), err  # scan exits 1 when the demo has gaps
-    _assert_korean(out + err, " ".join(args))
+    assert_korean(out + err, " ".join(args))
 
 
 def test_facet_trees_name_terms_by_korean_label_with_the_id_beside_it(
@@ -165,7 +95,7 @@ def test_corpus_figures_are_korean_with_ids_beside_labels(capsys: pytest.Capture
     shown = [
         line.rpartition(" · ")[0] if line.rpartition(" · ")[2] in ids else line for line in out.splitlines()
     ]
-    _assert_korean("\n".join(shown), "knowledge stats")
+    assert_korean("\n".join(shown), "knowledge stats")
 
 
 @pytest.mark.parametrize(
@@ -190,7 +120,7 @@ def test_errors_are_korean_one_liners(capsys: pytest.CaptureFixture[str], args: 
     code, out, err = _run(capsys, *args)
     assert code == 2 and not out
     assert err.startswith("오류: ") and err.count("\n") == 1, err
-    _assert_korean(err, " ".join(args))
+    assert_korean(err, " ".join(args))
 
 
 def test_the_boxed_table_labels_are_korean(capsys: pytest.CaptureFixture[str]) -> None:
@@ -222,7 +152,7 @@ def test_code_outputs_keep_code_and_say_the_rest_in_korean(
     assert code == 0 and out.lstrip().startswith("{")  # a JSON Schema: code
     code, out, err = _run(capsys, "agent", "setup", "--client", "codex", "--codex-home", str(tmp_path))
     assert code == 0 and "[mcp_servers.kubegap]" in out  # a config snippet: code
-    _assert_korean(err, "agent setup (stderr)")
+    assert_korean(err, "agent setup (stderr)")
 
 
 def test_live_scan_and_snapshot_speak_korean(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -231,12 +161,12 @@ def test_live_scan_and_snapshot_speak_korean(capsys: pytest.CaptureFixture[str],
         kubeconfig = emulator.write_kubeconfig(tmp_path / "kubeconfig", token=TOKEN)
         code, out, err = _run(capsys, "scan", "--kubeconfig", str(kubeconfig))
         assert code in (0, 1), err
-        _assert_korean(out, "live scan", frozenset({"emulator"}))  # the context's name
+        assert_korean(out, "live scan", frozenset({"emulator"}))  # the context's name
         code, _, err = _run(
             capsys, "snapshot", "--kubeconfig", str(kubeconfig), "-o", str(tmp_path / "s.json")
         )
         assert code == 0, err
-        _assert_korean(err, "snapshot")
+        assert_korean(err, "snapshot")
     finally:
         emulator.stop()
     assert_read_only(emulator)
@@ -277,7 +207,7 @@ def test_serve_start_up_lines_are_korean(tmp_path: Path) -> None:
             process.stderr.close()
     text = "".join(lines)
     assert "클러스터 보고서" in text and "사례 라이브러리" in text, text
-    _assert_korean(text, "serve")
+    assert_korean(text, "serve")
 
 
 def test_broken_input_files_are_korean_one_liners(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -287,7 +217,7 @@ def test_broken_input_files_are_korean_one_liners(capsys: pytest.CaptureFixture[
         path.write_bytes(content)
         code, out, err = _run(capsys, "scan", "--snapshot", str(path))
         assert code == 2 and not out and err.startswith(f"오류: {path}: ") and err.count("\n") == 1, err
-        _assert_korean(err.replace(str(path), ""), name)
+        assert_korean(err.replace(str(path), ""), name)
 
 
 def test_fleet_scan_with_a_dead_and_a_forbidden_cluster_speaks_korean(
@@ -313,10 +243,10 @@ def test_fleet_scan_with_a_dead_and_a_forbidden_cluster_speaks_korean(
         code, out, err = _run(capsys, *fleet, "-f", "table")
         assert code == 3, err  # a cluster could not be read
         assert "스캔 못 함" in out and "연결 불가" in out and "권한 거부" in out, out
-        _assert_korean(out, "fleet scan", frozenset({"emulator", "refused", "dead"}))
+        assert_korean(out, "fleet scan", frozenset({"emulator", "refused", "dead"}))
         code, out, err = _run(capsys, *fleet)  # piped: one line per cluster, then one per fail
         assert code == 3 and "연결 불가" in out and "권한 거부" in out, out
-        _assert_korean(out, "fleet scan (plain)", frozenset({"emulator", "refused", "dead"}))
+        assert_korean(out, "fleet scan (plain)", frozenset({"emulator", "refused", "dead"}))
     finally:
         good.stop()
         refusing.stop()

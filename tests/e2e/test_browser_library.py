@@ -1,9 +1,11 @@
 """The library's list and case pages in a real browser: facet counts that equal what a click gives,
-chips that filter in place, compact and full views, a sidebar that stays in view, badges that name the
-demo, citations, and compressed responses from the real server."""
+chips that filter in place, compact and full views, the first result above the fold and the "check it
+in my cluster" box right after the results at desktop and phone widths, badges that name the demo,
+citations, and compressed responses from the real server."""
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -19,6 +21,7 @@ FILTERED_VIEWS = [
     "/ko/incidents?component=nccl&tab=component",
     "/en/incidents?cause=hardware-fault&symptom=training-hang&tab=symptom",
     "/ko/incidents?q=GPU&component=gpu&tab=cause",
+    "/ko/incidents?cause=hardware-fault&tab=cause",  # a parent selected: its children narrow
 ]
 
 
@@ -43,6 +46,8 @@ def test_every_visible_facet_count_equals_the_results_of_its_click(
         if value.is_visible()
     ]
     assert len(shown) >= 5, view
+    # a click that changes nothing would show one number on every value (the issue saw "12" on all)
+    assert len({count for _, count, _ in shown}) > 2, (view, shown)
     # the first one by a real click, the rest by following their links
     first_term, first_count, _ = shown[0]
     values.first.click()
@@ -79,7 +84,9 @@ def test_a_card_chip_adds_its_filter_in_place(server: str, browser: Any) -> None
     page.context.close()
 
 
-def test_compact_by_default_full_on_request_and_the_sidebar_stays(server: str, browser: Any) -> None:
+def test_compact_by_default_full_on_request_and_the_check_box_follows_the_results(
+    server: str, browser: Any
+) -> None:
     heights = {}
     for width in (1280, 390):
         page = new_page(browser, width)
@@ -93,12 +100,49 @@ def test_compact_by_default_full_on_request_and_the_sidebar_stays(server: str, b
         full = page.evaluate("document.documentElement.scrollHeight")
         heights[width] = (compact, full)
         assert compact * 2 < full, (width, compact, full)
-        if width == 1280:
-            page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight / 2)")
-            box = page.locator("aside.check-box").bounding_box()
-            assert box is not None and 0 <= box["y"] < 900, box  # sticky: still on screen
         page.context.close()
     print("list page heights (compact, full):", heights)
+
+
+SCROLLS_INSIDE = """(element) => {
+    for (let node = element; node; node = node.parentElement) {
+        const style = getComputedStyle(node);
+        if (/(auto|scroll)/.test(style.overflowY) && node.scrollHeight > node.clientHeight) return true;
+    }
+    return false;
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_first_result_is_above_the_fold_and_the_check_box_right_after_the_results(
+    server: str, browser: Any, width: int, lang: str
+) -> None:
+    """The seed page's order: results, then "check it in my cluster" with the command to run, in the
+    page's own flow (never under an inner scroll); on a phone the facets come after them."""
+    page = new_page(browser, width, "ko-KR" if lang == "ko" else "en-US")
+    fold = page.viewport_size["height"]
+    for path in (f"/{lang}/incidents", f"/{lang}/incidents?cause=hardware-fault&component=gpu&q=GPU"):
+        page.goto(server + path)
+        first = page.locator("ol.cards > li").first.bounding_box()
+        assert first is not None and first["y"] + 60 < fold, (path, width, first)
+        last = page.locator("ol.cards > li").last.bounding_box()
+        box = page.locator("section.check-cta")
+        where = box.bounding_box()
+        assert where is not None and last is not None and where["y"] > last["y"], (path, width)
+        assert not box.evaluate(SCROLLS_INSIDE), (path, width)
+        assert (
+            box.locator("pre code").count() >= 2 and "kubegap" in box.locator("pre code").first.inner_text()
+        )
+        facets = page.locator("#facets").bounding_box()
+        assert facets is not None
+        if width < 700:
+            assert facets["y"] > where["y"], (path, "facets after the results on a phone")
+            page.locator(".jump-facets a").click()
+            assert page.locator("#facets .tabs").is_visible()
+        else:
+            assert facets["y"] < first["y"] and not page.locator(".jump-facets").is_visible()
+    page.context.close()
 
 
 def test_badges_say_they_come_from_the_demo_cluster(server: str, browser: Any) -> None:
@@ -146,8 +190,9 @@ def test_the_real_server_compresses_pages(server: str) -> None:
 @pytest.mark.parametrize("width", [1000, 1280])
 def test_chart_labels_stay_in_their_column(server: str, browser: Any, width: int) -> None:
     page = new_page(browser, width)
-    for lang in ("ko", "en"):
-        page.goto(f"{server}/{lang}/studies")
+    studies = [study["id"] for study in httpx.get(server + "/en/studies.json").json()["studies"]]
+    for lang, study in itertools.product(("ko", "en"), studies):  # the charts are on the study pages
+        page.goto(f"{server}/{lang}/studies/{study}")
         overlaps = page.evaluate(
             """() => [...document.querySelectorAll('.chart-columns g')].filter(row => {
                 const label = row.querySelector('.bar-label').getBoundingClientRect();
@@ -155,7 +200,7 @@ def test_chart_labels_stay_in_their_column(server: str, browser: Any, width: int
                 return label.width > 0 && label.right > bar.left;
             }).map(row => row.querySelector('.bar-label').textContent)"""
         )
-        assert overlaps == [], (lang, width, overlaps)
+        assert overlaps == [], (lang, study, width, overlaps)
         assert (
             page.locator(".chart-columns").first.is_visible()
             and not page.locator(".chart-stacked").first.is_visible()

@@ -85,6 +85,25 @@ def test_a_pattern_claimed_twice_is_reported(root: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize("spelling", ["XID79", "xid-79", "Ｘｉｄ　７９"])
+def test_a_pattern_spelled_another_way_is_still_claimed_twice(root: Path, spelling: str) -> None:
+    """The clash rule reads patterns as the matcher does: `XID79` and `Xid 79` find the same lines."""
+    path = _write(root, "zz-spelled", lambda data: data.update(patterns=[spelling]))
+    line = _line_of(path, spelling)
+    assert _problems(root) == [
+        f"errors/zz-spelled.yaml:{line}: patterns: pattern {spelling!r} is also claimed by 'xid-79'"
+    ]
+
+
+def test_a_pattern_of_machine_values_only_is_reported(root: Path) -> None:
+    path = _write(root, "zz-noise", lambda data: data.update(patterns=["0x7f3a 10.0.0.1:80"]))
+    line = _line_of(path, "0x7f3a")
+    assert _problems(root) == [
+        f"errors/zz-noise.yaml:{line}: patterns: pattern '0x7f3a 10.0.0.1:80' is only values that differ "
+        "per machine"
+    ]
+
+
 def test_schema_problems_carry_lines(root: Path) -> None:
     path = _write(root, "no-meaning", lambda data: data.pop("meaning"))
     [problem] = _problems(root)

@@ -59,3 +59,17 @@ def test_segments_rebuild_the_text_and_mark_matches() -> None:
     assert "".join(piece for piece, _ in pieces) == "Routes were wiped; ROUTES gone"
     assert [piece for piece, matched in pieces if matched] == ["Routes", "wiped", "ROUTES"]
     assert segments("", ["x"]) == [] and segments("abc", []) == [("abc", False)]
+
+
+@pytest.mark.parametrize(
+    "text", ["DNS 가 갑자기 다 죽었어요", "GPU 가 자꾸 unhealthy 로 떠요", "NCCL 이 안 붙어요"]
+)
+def test_a_particle_written_apart_from_its_word_is_no_word(text: str) -> None:
+    # Chat lines often space the particle after a Latin word; Kiwi then reads 가 as a noun or as 가다,
+    # which would rank reports on a syllable the reader never meant.
+    def knows_nothing(words: list[str]) -> dict[str, tuple[tuple[str, int, int, bool], ...]]:
+        return {}
+
+    for found in (terms(text), [token.term for token in text_tokens(text, knows_nothing)]):
+        assert not {"가", "가다", "로", "이"} & set(found)
+    assert "죽다" in terms("DNS 가 갑자기 다 죽었어요")

@@ -51,6 +51,28 @@ def test_show_resolves_a_pasted_dmesg_line(capsys: pytest.CaptureFixture[str]) -
     assert "gpu-allocatable-below-capacity" in data["checks"]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("XID79", "xid-79"),
+        ("xid-79", "xid-79"),
+        ("Xid 79:", "xid-79"),
+        (
+            "NCCL WARN NET/IB : Got completion from peer 10.0.0.2<55004> with error 12, opcode 0, len 0, "
+            "vendor err 129",
+            "nccl-ib-completion-error",
+        ),
+    ],
+)
+def test_show_resolves_any_spelling_and_nccl_lines(
+    capsys: pytest.CaptureFixture[str], text: str, expected: str
+) -> None:
+    code, out, err = run(capsys, "errors", "show", text, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data if isinstance(data, dict) else data[0])["id"] == expected
+
+
 def test_unknown_text_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "errors", "show", "the printer is on fire")
     assert code != 0 and out == ""
@@ -72,3 +94,20 @@ def test_search_output_names_the_catalog_entry_and_marks_partial_matches(
     assert code == 0 and "kubegap errors show xid-79" in out
     code, out, _ = run(capsys, "incidents", "list", "-q", "infinband", "--lang", "en")
     assert code == 0 and "Nearby terms: InfiniBand" in out
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_list_piped_is_one_entry_per_line_in_catalog_order(
+    capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    """In a pipe (as under capsys) `errors list` prints one `id  family  title` line per entry, no box
+    and no folded titles, so `grep xid-119` finds the whole record; Xid codes come in numeric order."""
+    code, out, _ = run(capsys, "errors", "list", "--lang", lang)
+    lines = out.splitlines()
+    assert code == 0 and not any(character in out for character in "┏│└")
+    entries = json.loads(run(capsys, "errors", "list", "--lang", lang, "--json")[1])
+    assert len(lines) == len(entries)
+    for line, entry in zip(lines, entries, strict=True):
+        assert line == f"{entry['id']}  {entry['family']}  {entry['title']}"
+    xids = [int(line.split()[0].removeprefix("xid-")) for line in lines if line.startswith("xid-")]
+    assert len(xids) > 5 and xids == sorted(xids)

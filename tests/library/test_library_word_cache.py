@@ -59,3 +59,16 @@ def test_off_turns_it_off(monkeypatch: pytest.MonkeyPatch) -> None:
         assert word_cache.location() is None and word_cache.find(["노드"]) == {}
     finally:
         word_cache.reset()
+
+
+def test_changed_analysis_rules_start_a_fresh_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # A word is kept after the function lemmas are dropped, so a release with another list must not
+    # read what an older one remembered (it would bring back, or lose, a lemma).
+    monkeypatch.delenv(word_cache.ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv("KUBEGAP_DB", raising=False)
+    before = word_cache.location()
+    monkeypatch.setattr(korean, "KOREAN_STOP_LEMMAS", korean.KOREAN_STOP_LEMMAS | {"새로운규칙"})
+    after = word_cache.location()
+    assert before is not None and after is not None
+    assert before.parent == after.parent == tmp_path / "kubegap" and before != after

@@ -42,13 +42,19 @@ def no_cluster(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _plain_server_start() -> Iterator[None]:
-    """Every test starts as `kubegap mcp` without --kubeconfig, whatever a test before it allowed."""
+def _plain_server_start(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every test starts as `kubegap mcp` without --kubeconfig or --lang, whatever a test before it
+    allowed, in an environment that names no language (so answers default to English)."""
     from kubegap.agents import mcp_kubeconfigs
+    from kubegap.agents.mcp_language import set_server_lang
 
+    for variable in ("KUBEGAP_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
     mcp_kubeconfigs.allow([])
+    set_server_lang(None)
     yield
     mcp_kubeconfigs.allow([])
+    set_server_lang(None)
 
 
 @pytest.fixture

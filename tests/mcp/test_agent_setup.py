@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -127,3 +128,38 @@ def test_write_refuses_a_broken_file_and_leaves_it(
     code, _, err = _run(["agent", "setup", "--client", client, option, str(tmp_path), "--write"], capsys)
     assert code == 2 and err.startswith("Error: ") and "fix" in err
     assert config.read_text() == content
+
+
+def _readme_section(title: str) -> str:
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    start = text.index(f"### {title}\n")
+    return text[start : text.index("\n### ", start + 1)]
+
+
+@pytest.mark.anyio
+async def test_readme_says_what_claude_will_ask_to_approve_and_it_matches_the_server(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The README names the line `agent setup` prints, real tool names, and which tool leaves the machine."""
+    from mcp.client import Client
+
+    from kubegap.agents.mcp_server import server
+
+    section = _readme_section("In Claude Code and Codex")
+    _, _, err = _run(["agent", "setup", "--client", "claude", "--project-dir", str(tmp_path)], capsys)
+    printed = err.split("(or run: ", 1)[1].split(" -- ", 1)[0]
+    assert f"`{printed} -- " in section, printed  # `claude mcp add --scope user kubegap -- ...`
+    async with Client(server) as client:
+        tools = (await client.list_tools()).tools
+    names = {tool.name for tool in tools}
+    named = set(re.findall(r"mcp__kubegap__(\w+)", section))
+    assert named and named <= names, named - names
+    leaving = {tool.name for tool in tools if tool.annotations and tool.annotations.open_world_hint}
+    assert leaving == {"scan_cluster"} and "only `scan_cluster` leaves the machine" in section
+    assert all(tool.annotations and tool.annotations.read_only_hint for tool in tools)
+    assert "approve" in section and '"mcp__kubegap"' in section
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"

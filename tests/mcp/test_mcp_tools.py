@@ -249,3 +249,30 @@ def test_search_names_the_catalog_entry_of_a_code() -> None:
     found = search_incidents(query="XID 94")
     assert [entry.id for entry in found.error_catalog] == ["xid-94"]
     assert found.incidents[0].id == "k8s-device-plugin-2024-xid94-allocatable-not-recovered"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("XID79", "xid-79"),
+        ("xid-79", "xid-79"),
+        ("Xid 79:", "xid-79"),
+        (
+            "NCCL WARN NET/IB : Got completion from peer 10.0.0.2<55004> with error 12, opcode 0",
+            "nccl-ib-completion-error",
+        ),
+    ],
+)
+async def test_explain_error_reads_any_spelling_through_a_client(
+    client: Any, text: str, expected: str
+) -> None:
+    answer = (await client.call_tool("explain_error", {"error": text})).structured_content
+    assert [entry["id"] for entry in answer["entries"]][:1] == [expected], answer
+
+
+async def test_a_question_counts_and_summarises_the_incidents_that_answer_it(client: Any) -> None:
+    everything = (await client.call_tool("search_incidents", {"lang": "en"})).structured_content
+    question = "why did the training job hang instead of exiting when a GPU died"
+    found = (await client.call_tool("search_incidents", {"query": question, "lang": "en"})).structured_content
+    assert 0 < found["total"] <= everything["total"] // 4, (found["total"], everything["total"])
+    assert all(value["count"] <= found["total"] for value in found["recurring_components"])

@@ -1,4 +1,4 @@
-"""Build kubegap's wheel from a clean copy of the checkout, the way a release would."""
+"""Build kubegap's sdist and wheel from a clean copy of the checkout, the way a release would."""
 
 from __future__ import annotations
 
@@ -26,14 +26,16 @@ def copy_package(target: Path) -> Path:
     return target
 
 
-def build_wheel(folder: Path) -> Path:
-    """`pip wheel` of a clean copy; returns the one wheel it made."""
+def build_distributions(folder: Path) -> tuple[Path, Path]:
+    """`python -m build` of a clean copy: the sdist, then the wheel built from that sdist (so a file
+    the sdist forgets is missing from the wheel too). Returns (sdist, wheel)."""
     source = copy_package(folder / "source")
     out = folder / "dist"
     done = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out), str(source)],
-        capture_output=True, text=True, timeout=600, check=False,
+        [sys.executable, "-m", "build", "--outdir", str(out), str(source)],
+        capture_output=True, text=True, timeout=900, check=False,
     )  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    [sdist] = out.glob("kubegap-*.tar.gz")
     [wheel] = out.glob("kubegap-*.whl")
-    return wheel
+    return sdist, wheel

@@ -1,4 +1,5 @@
-"""The wheel, installed into a fresh virtual environment, works from any directory.
+"""`python -m build` makes an sdist and a wheel; the wheel, installed into a fresh virtual
+environment, works from any directory.
 
 This is what `pip install kubegap` gives a user: the knowledge base, templates, static files and the
 demo cluster must be inside the wheel (package data), and `kubegap` and `kubectl-gap` must be on the
@@ -9,8 +10,10 @@ from __future__ import annotations
 
 import email
 import os
+import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -20,7 +23,7 @@ import httpx
 import pytest
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
-from package_build import REPO, build_wheel
+from package_build import REPO, build_distributions
 from processes import answers, free_port, running, wait_until
 
 pytestmark = pytest.mark.e2e
@@ -28,6 +31,7 @@ pytestmark = pytest.mark.e2e
 
 @dataclass(frozen=True)
 class Installed:
+    sdist: Path
     wheel: Path
     bin: Path  # the fresh venv's bin folder
     elsewhere: Path  # a folder unrelated to the checkout, used as the working directory
@@ -43,7 +47,7 @@ class Installed:
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     folder = tmp_path_factory.mktemp("wheel")
-    wheel = build_wheel(folder)
+    sdist, wheel = build_distributions(folder)
     venv = folder / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
     done = subprocess.run(
@@ -63,7 +67,28 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
         if key not in ("KUBECONFIG", "KUBERNETES_SERVICE_HOST", "PYTHONPATH", "VIRTUAL_ENV")
     }
     env.update(HOME=str(elsewhere), PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}")
-    yield Installed(wheel, venv / "bin", elsewhere, env)
+    yield Installed(sdist, wheel, venv / "bin", elsewhere, env)
+
+
+def test_the_sdist_holds_the_package_its_data_and_the_license(installed: Installed) -> None:
+    with tarfile.open(installed.sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    assert {"pyproject.toml", "README.md", "LICENSE", "src/kubegap/cli.py"} <= names
+    assert "src/kubegap/knowledge/data/errors/xid-79.yaml" in names
+
+
+def test_both_commands_are_on_the_path_and_answer_help(installed: Installed) -> None:
+    """`pip install kubegap` into an environment puts both commands on that environment's PATH."""
+    for command in ("kubegap", "kubectl-gap"):
+        found = shutil.which(command, path=installed.env["PATH"])
+        assert found is not None and Path(found).parent == installed.bin, (command, found)
+        shown = subprocess.run(
+            [command, "--help"], cwd=installed.elsewhere, env=installed.env,
+            capture_output=True, text=True, timeout=120, check=False,
+        )  # fmt: skip
+        assert shown.returncode == 0 and "scan" in shown.stdout, shown.stderr
+    demo = installed.run("kubegap", "scan", "--demo", "--fail-on", "never")
+    assert demo.returncode == 0 and "dcgm-exporter-coverage" in demo.stdout, demo.stderr
 
 
 def test_the_wheel_holds_every_data_file_the_license_and_both_commands(installed: Installed) -> None:

@@ -196,8 +196,8 @@ def test_badges_on_the_check_box_catalog_and_check_page(fixture_client: TestClie
     assert f'class="status status-fail" href="/en/cluster#check-{NCCL}"' in page.text
     check = _json(fixture_client, f"/ko/checks/{NCCL}.json")
     assert check["summary"]["cluster"]["label"] == "틈 발견"
-    assert check["summary"]["cluster"]["scope"] == "스냅샷: fixture.json"
-    assert '<span class="status-scope">스냅샷: fixture.json</span>' in _html(
+    assert check["summary"]["cluster"]["scope"] == "스냅숏: fixture.json"
+    assert '<span class="status-scope">스냅숏: fixture.json</span>' in _html(
         fixture_client, f"/ko/checks/{NCCL}"
     )
     assert f'href="/ko/cluster#check-{NCCL}"' in _html(fixture_client, f"/ko/checks/{NCCL}")
@@ -304,7 +304,7 @@ def test_failing_sources_are_one_sentence_never_a_500(
             assert data["message"] == f"The scan could not finish: {data['error']}"
             assert str(escape(data["message"])) in _html(client, "/en/cluster")
             assert data["rescan_url"] == "/en/cluster" and data["rescan_token"]
-            assert "점검을 마치지 못했습니다: " in _json(client, "/ko/cluster.json")["message"]
+            assert "스캔을 마치지 못했습니다: " in _json(client, "/ko/cluster.json")["message"]
             assert all(
                 check["cluster"] is None
                 for check in _json(client, "/en/incidents.json")["check_box"]["checks"]

@@ -72,7 +72,7 @@ def test_a_manifest_page_says_once_what_files_cannot_show(tmp_path: Path) -> Non
     manifest.write_text(
         "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: default}\n"
         "spec: {replicas: 1, template: {spec: {containers: [{name: c, image: nginx}]}}}\n"
-        "---\napiVersion: serving.kserve.io/v1beta1\nkind: InferenceService\nmetadata: {name: m}\nspec: {}\n"
+        "---\napiVersion: widgets.example.com/v1\nkind: Widget\nmetadata: {name: m}\nspec: {}\n"
     )
     for client in _client(choose_source(manifest_paths=(str(manifest),))):
         data = client.get("/en/cluster.json").json()
@@ -81,7 +81,7 @@ def test_a_manifest_page_says_once_what_files_cannot_show(tmp_path: Path) -> Non
         assert [line for line in data["groups"] if "need a live cluster or snapshot" in line] == data[
             "groups"
         ][:1]
-        assert data["read_not_checked"] == "Read, not checked: serving.kserve.io/InferenceService (1)"
+        assert data["read_not_checked"] == "Read, not checked: widgets.example.com/Widget (1)"
         # every unread kind is listed (problems, then the optional ones); the count is theirs, no Secret
         unread = len(data["coverage"]) + len(data["optional_unread"])
         assert "Secret" not in {row["kind"] for row in data["coverage"]} | set(data["optional_unread"])

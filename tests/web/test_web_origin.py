@@ -66,3 +66,18 @@ def test_the_guard_refuses_foreign_origins_and_accepts_its_own() -> None:
         assert wrong.status_code == 403
         assert client.post("/en/cluster.json", headers={"X-Kubegap-Token": b"\xe9\xff"}).status_code == 403
         assert client.post("/xx/cluster.json", data={"token": scan.action_token}).status_code == 404
+
+
+def test_the_400_for_a_foreign_host_carries_the_security_headers() -> None:
+    """The answer to a rebinding name is a page too: before, it came without CSP and nosniff."""
+    from kubegap.library import Library
+
+    app = create_app(Library.open(), [], cluster=ClusterScan.off())
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        for path in ("/en/cluster.json", "/", "/static/style.css", "/nothing"):
+            refused = client.get(path, headers={"host": "rebind.evil.example"})
+            assert refused.status_code == 400
+            assert refused.headers["content-security-policy"].startswith("default-src 'none'")
+            assert refused.headers["x-content-type-options"] == "nosniff"
+            assert refused.headers["x-frame-options"] == "DENY"
+        assert client.get("/en/").headers["content-security-policy"].startswith("default-src 'none'")

@@ -270,6 +270,32 @@ def test_facets_overview_and_term_page(client: TestClient) -> None:
     assert parse_qs(urlsplit(component["see_all_url"]).query) == {"component": ["nccl"]}
 
 
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_studies_index_is_a_jump_table_over_compact_entries(client: TestClient, lang: str) -> None:
+    """The index lists each study once in a jump table and once as a short entry (first sentence of the
+    summary, the three largest rows, a link to the chart): the charts themselves are on the study pages."""
+    index = _html(client, f"/{lang}/studies")
+    [study] = _json(client, f"/{lang}/studies.json")["studies"]
+    jump = index[index.index('class="study-jump"') : index.index("</nav>", index.index('class="study-jump"'))]
+    assert f'href="#study-{STUDY}"' in jump and 'id="studies-jump"' in index
+    assert f'<li class="study-entry" id="study-{STUDY}"' in index
+    assert '<svg class="bar-chart"' not in index and '<details class="chart-table">' not in index
+    assert study["lead"] == ("시험용 연구." if lang == "ko" else "A test study; the figures are not real.")
+    assert [row["figure"] for row in study["largest"]] == ["40% (160)", "30% (120)", "20% (80)"]
+    assert study["gpus"] == ("GPU 16,000개" if lang == "ko" else "16,000 GPUs") and study["gpus"] in jump
+    assert f'href="/{lang}/studies/{STUDY}"' in index and "<strong>40% (160)</strong>" in index
+    assert study["years"] == "2023"
+
+
+def test_a_summary_s_first_sentence_survives_decimals_and_abbreviations() -> None:
+    from kubegap.web.study_pages import first_sentence
+
+    text = "Failures are 39.7% of jobs, e.g. timeouts, per Jeon et al. at ATC. The rest completed."
+    assert first_sentence(text) == "Failures are 39.7% of jobs, e.g. timeouts, per Jeon et al. at ATC."
+    assert first_sentence("한 문장뿐이다") == "한 문장뿐이다"
+    assert first_sentence("실패가 39.7%다. 나머지는 끝났다.") == "실패가 39.7%다."
+
+
 def test_studies_render_a_server_side_svg_bar_chart(client: TestClient) -> None:
     studies = _json(client, "/en/studies.json")
     [study] = studies["studies"]
@@ -284,12 +310,12 @@ def test_studies_render_a_server_side_svg_bar_chart(client: TestClient) -> None:
     assert [bar["width_percent"] for bar in bars] == ["52.50%", "35.00%", "70.00%", "17.50%"]
     assert [group["text"] for group in study["chart"]["groups"]] == [bars[0]["group"], "No cause category"]
     assert study["wide_chart"]["layout"] == "columns" and study["wide_chart"]["bars"][0]["bar_x"] == "42.00%"
-    # numbers reach screen readers, and the index has a table beside every chart
+    # numbers reach screen readers, and the study's page has a table beside its chart
     assert "Faulty GPU: 30% (120)" in study["chart"]["description"]
     index = _html(client, "/en/studies")
-    assert index.count('<details class="chart-table">') == 1 and "<td>30% (120)</td>" in index
-    assert "fixture-lab ·" not in index and "Fixture Lab ·" in index  # by name, never by id
+    assert "Fixture Lab ·" in index and "fixture-lab ·" not in index  # by name, never by id
     page = _html(client, f"/en/studies/{STUDY}")
+    assert page.count('<details class="chart-table">') == 1 and "<td>30% (120)</td>" in page
     assert '<svg class="bar-chart"' in page
     assert 'width="52.50%"' in page and 'class="chart chart-columns"' in page
     assert "Network &lt;switch&gt;" in page and "Network <switch>" not in page

@@ -17,14 +17,18 @@ from kubegap.cli_support import lang_option
     help="A kubeconfig tool calls may use, instead of $KUBECONFIG or ~/.kube/config (repeatable; the "
     "first is the default). Without it, a tool call can name no other kubeconfig (see SECURITY.md).",
 )
-def mcp(kubeconfigs: tuple[str, ...]) -> None:
+@lang_option
+def mcp(kubeconfigs: tuple[str, ...], lang: str) -> None:
     """Run the read-only MCP server on stdio (for Claude Code, Codex and other MCP hosts).
 
     A tool call never chooses a kubeconfig file: the server reads the user's own ($KUBECONFIG, else
     ~/.kube/config) or those given with --kubeconfig. SECURITY.md says what a tool call may read and run.
+    Answers, resources and errors are in --lang unless a call names its own `lang`.
     """
     from kubegap.agents import mcp_kubeconfigs
+    from kubegap.agents.mcp_language import set_server_lang
 
+    set_server_lang(lang)
     mcp_kubeconfigs.allow(kubeconfigs)  # checked before the server starts: a bad path is one line, exit 2
     from kubegap.agents.mcp_server import serve_stdio
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import logging
 import threading
-import traceback
 from collections.abc import Callable
 from typing import Annotated, Literal, ParamSpec, TypeVar
 
@@ -24,9 +24,12 @@ from pydantic import Field
 from kubegap import __version__
 from kubegap.agents import mcp_arguments
 from kubegap.agents.mcp_arguments import BoundedToolsMiddleware
+from kubegap.agents.mcp_language import server_lang
 from kubegap.agents.mcp_redaction import RedactingMiddleware
 from kubegap.agents.mcp_warmup import WarmUpMiddleware
+from kubegap.cli_support import LANG_ENV
 from kubegap.errors import KubegapError
+from kubegap.unexpected import describe
 
 logger = logging.getLogger("kubegap.mcp")
 
@@ -54,7 +57,13 @@ READS_CLUSTER = ToolAnnotations(
 # calls against it before any tool code runs.
 ID_CHARS = 200
 PATH_CHARS = 4096
-Lang = Annotated[Literal["en", "ko"], Field(description="language of titles and text: en or ko")]
+Lang = Annotated[
+    Literal["en", "ko"] | None,
+    Field(
+        description="language of titles and text: en or ko; default the server's language (kubegap mcp "
+        f"--lang, else ${LANG_ENV}, else the locale, else en)"
+    ),
+]
 Severity = Literal["critical", "high", "medium", "low", "info"]
 Identifier = Annotated[str, Field(max_length=ID_CHARS)]
 CheckIds = Annotated[
@@ -131,37 +140,35 @@ def ensure_backends() -> None:
 def _one_sentence_errors(function: Callable[_Params, _Result]) -> Callable[_Params, _Result]:
     """KubegapError -> ToolError(one line); anything unexpected -> a short ToolError and one log line.
 
-    The log line names the exception type and where it was raised, redacted, never its traceback: the
-    message of an unexpected exception may quote what it choked on (an HTTP header with a token).
+    A call without `lang` gets the server's language, and so does its error line. The log line names
+    the exception type and where it was raised, redacted, never its traceback: the message of an
+    unexpected exception may quote what it choked on (an HTTP header with a token).
     """
+    signature = inspect.signature(function)
+    speaks = "lang" in signature.parameters
 
     @functools.wraps(function)
     def wrapper(*args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
+        lang = server_lang()
+        if speaks:
+            bound = signature.bind_partial(*args, **kwargs)
+            lang = server_lang(bound.arguments.get("lang"))
+            bound.arguments["lang"] = lang
+            args, kwargs = bound.args, bound.kwargs  # type: ignore[assignment]
         try:
             ensure_backends()
             return function(*args, **kwargs)
         except ToolError:
             raise
         except KubegapError as error:
-            raise ToolError(error.one_line()) from None
+            raise ToolError(error.one_line(lang)) from None
         except Exception as error:
-            logger.error("tool %s failed: %s", function.__name__, _where(error))
+            logger.error("tool %s failed: %s", function.__name__, describe(error))
             raise ToolError(
                 f"kubegap failed unexpectedly ({type(error).__name__}); the server's stderr log has details"
             ) from None
 
     return wrapper
-
-
-def _where(error: BaseException) -> str:
-    """'ValueError at kubegap/checker/live/client.py:312 in _send_get: <redacted first line>'."""
-    from kubegap.redaction import redact_text
-
-    frames = traceback.extract_tb(error.__traceback__)
-    inner = frames[-1] if frames else None
-    place = f" at {'/'.join(inner.filename.split('/')[-3:])}:{inner.lineno} in {inner.name}" if inner else ""
-    said = redact_text(" ".join(str(error).split()), limit=200)
-    return f"{type(error).__name__}{place}" + (f": {said}" if said else "")
 
 
 def tool(

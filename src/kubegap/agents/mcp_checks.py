@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from kubegap.agents.mcp_language import server_lang
 from kubegap.agents.mcp_models import CheckBrief, CheckExplanation, CheckList, IncidentLink
 from kubegap.errors import UsageError
 from kubegap.text import normalize_lang
@@ -26,7 +27,7 @@ def check_brief(meta: CheckMeta, lang: str) -> CheckBrief:
 def list_checks(area: str | None, lang: str | None) -> CheckList:
     from kubegap.checker.registry import all_checks
 
-    chosen = normalize_lang(lang or "en")
+    chosen = normalize_lang(server_lang(lang))
     metas = [check.meta for check in all_checks()]
     areas = sorted({meta.area for meta in metas})
     wanted = (area or "").strip().lower()
@@ -40,7 +41,7 @@ def explain_check(check_id: str, lang: str | None) -> CheckExplanation:
     from kubegap.checker.registry import get_check
     from kubegap.checker.reports._common import cited_incidents, library_url
 
-    chosen = normalize_lang(lang or "en")
+    chosen = normalize_lang(server_lang(lang))
     meta = get_check(check_id.strip()).meta
     return CheckExplanation(
         id=meta.id,
@@ -62,24 +63,39 @@ def explain_check(check_id: str, lang: str | None) -> CheckExplanation:
     )
 
 
-def check_markdown(check_id: str) -> str:
-    explained = explain_check(check_id, "en")
+_MARKDOWN_WORDS = {
+    "severity": ("심각도", "severity"),
+    "area": ("영역", "area"),
+    "why": ("왜 중요한가.", "Why it matters."),
+    "decides": ("판정 방법.", "How it decides."),
+    "fix": ("고치는 법.", "Fix."),
+    "reads": ("읽는 리소스(GET/LIST만):", "Reads (GET/LIST only):"),
+    "incidents": ("사례", "Incidents"),
+    "references": ("참고 자료", "References"),
+}
+
+
+def check_markdown(check_id: str, lang: str | None = None) -> str:
+    """The check resource, in the server's language."""
+    chosen = normalize_lang(server_lang(lang))
+    word = {key: pair[0 if chosen == "ko" else 1] for key, pair in _MARKDOWN_WORDS.items()}
+    explained = explain_check(check_id, chosen)
     lines = [
         f"# {explained.title}",
         "",
-        f"`{explained.id}` · severity {explained.severity} · area {explained.area}",
+        f"`{explained.id}` · {word['severity']} {explained.severity} · {word['area']} {explained.area}",
         "",
-        f"**Why it matters.** {explained.why}",
+        f"**{word['why']}** {explained.why}",
         "",
-        f"**How it decides.** {explained.decides}",
+        f"**{word['decides']}** {explained.decides}",
         "",
-        f"**Fix.** {explained.remediation}",
+        f"**{word['fix']}** {explained.remediation}",
         "",
-        f"**Reads (GET/LIST only):** {', '.join(explained.reads) or '-'}",
+        f"**{word['reads']}** {', '.join(explained.reads) or '-'}",
         "",
-        "## Incidents",
+        f"## {word['incidents']}",
         *(f"- [{item.title}]({item.url}) (`kubegap://incidents/{item.id}`)" for item in explained.incidents),
     ]
     if explained.references:
-        lines += ["", "## References", *(f"- {reference}" for reference in explained.references)]
+        lines += ["", f"## {word['references']}", *(f"- {reference}" for reference in explained.references)]
     return "\n".join(lines) + "\n"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING, Any
 
+from kubegap.agents.mcp_language import server_lang
 from kubegap.agents.mcp_models import (
     ErrorBrief,
     ErrorExplanation,
@@ -20,7 +21,7 @@ from kubegap.agents.mcp_models import (
     IncidentSearch,
     SimilarCase,
 )
-from kubegap.text import normalize_lang, result_range
+from kubegap.text import label, normalize_lang, result_range
 
 if TYPE_CHECKING:
     from kubegap.knowledge.model import Incident
@@ -57,7 +58,7 @@ def library() -> Library:
 
 
 def _lang(value: str | None) -> str:
-    return normalize_lang(value or "en")
+    return normalize_lang(server_lang(value))
 
 
 def incident_url(incident_id: str, lang: str) -> str:
@@ -235,8 +236,18 @@ def incident_detail(incident_id: str, lang: str | None) -> IncidentDetail:
     )
 
 
-def incident_markdown(incident_id: str) -> str:
-    detail = incident_detail(incident_id, "en")
+_MARKDOWN_HEADINGS = {
+    "signatures": ("오류 시그니처", "Error signatures"),
+    "checks": ("kubegap 점검", "kubegap checks"),
+    "sources": ("출처", "Sources"),
+}
+
+
+def incident_markdown(incident_id: str, lang: str | None = None) -> str:
+    """The incident resource: every section, its signatures, checks and sources, in the server's language."""
+    chosen = _lang(lang)
+    heading = {key: pair[0 if chosen == "ko" else 1] for key, pair in _MARKDOWN_HEADINGS.items()}
+    detail = incident_detail(incident_id, chosen)
     lines = [
         f"# {detail.title}",
         "",
@@ -247,17 +258,21 @@ def incident_markdown(incident_id: str) -> str:
     for name, value in detail.sections.items():
         if not value:
             continue
-        lines += ["", f"## {name.replace('_', ' ').capitalize()}"]
+        lines += ["", f"## {label(f'section.{name}', chosen)}"]
         lines += [f"- {item}" for item in value] if isinstance(value, list) else [str(value)]
     if detail.error_signatures:
-        lines += ["", "## Error signatures", *(f"- `{text}`" for text in detail.error_signatures)]
+        lines += ["", f"## {heading['signatures']}", *(f"- `{text}`" for text in detail.error_signatures)]
     if detail.guarded_by_checks:
         lines += [
             "",
-            "## kubegap checks",
+            f"## {heading['checks']}",
             *(f"- `{item.id}`: {item.title}" for item in detail.guarded_by_checks),
         ]
-    lines += ["", "## Sources", *(f"- [{item['title']}]({item['url']})" for item in detail.sources)]
+    lines += [
+        "",
+        f"## {heading['sources']}",
+        *(f"- [{item['title']}]({item['url']})" for item in detail.sources),
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -2,7 +2,10 @@
 
 An agent can be steered by what it reads (a README, an issue, a tool result), so `scan_files` must not
 become a way to walk the machine: the scope is decided on the real, symlink-resolved path, never on
-the spelling (`//`, `$HOME/..`, a symlink to `/etc` are all caught).
+the spelling (`//`, `$HOME/..`, a symlink to `/etc` are all caught), and for a folder on the real path
+of every file the scan would read, not only the folder's: a link inside an allowed folder that leads
+out of it is never read (the file walker leaves it out), and a folder that holds a credential or
+system folder (`~/.config` holds `gcloud`) is refused.
 """
 
 from __future__ import annotations
@@ -58,8 +61,22 @@ def existing_paths(paths: Sequence[str]) -> list[str]:
         if not exists:
             where = "" if path.is_absolute() else f" (relative paths resolve against {Path.cwd()})"
             raise InputError(f"path {shown} does not exist{where}; pass an absolute path")
+        if real.is_dir():
+            _refuse_files_within(real, home)
         found.append(str(real))
     return found
+
+
+def _refuse_files_within(folder: Path, home: Path) -> None:
+    """Every file the scan of `folder` would read, judged on its own real path."""
+    from kubegap.checker.sources._files import expand_paths
+
+    for file, _explicit in expand_paths([folder]):  # links leading outside the folder are left out
+        try:
+            real = Path(os.path.realpath(file))
+        except (OSError, ValueError, RuntimeError):
+            continue  # the walker reads only regular files; one that cannot be resolved is not one
+        _refuse_broad_or_system(real, home, _short(str(file)))
 
 
 def _refuse_broad_or_system(real: Path, home: Path, shown: str) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 
 from kubegap.agents.mcp_app import ID_CHARS, ensure_backends, server
+from kubegap.agents.mcp_language import server_lang
 from kubegap.errors import KubegapError, UsageError
 
 
@@ -48,7 +49,7 @@ def _resource(render: Callable[[], str]) -> str:
         ensure_backends()
         return render()
     except KubegapError as error:
-        raise ResourceNotFoundError(error.one_line()) from None
+        raise ResourceNotFoundError(error.one_line(server_lang())) from None
 
 
 @server.prompt(title="Review a cluster for known outage gaps")

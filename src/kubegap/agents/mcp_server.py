@@ -32,6 +32,7 @@ from kubegap.agents.mcp_app import (
     server,
     tool,
 )
+from kubegap.agents.mcp_language import server_lang
 from kubegap.agents.mcp_models import (
     CheckExplanation,
     CheckList,
@@ -73,7 +74,7 @@ def scan_cluster(
     ] = None,
     checks: CheckIds = None,
     min_severity: MinSeverity = None,
-    lang: Lang = "en",
+    lang: Lang = None,
     scan_timeout: Annotated[
         int | None,
         Field(
@@ -101,7 +102,7 @@ def scan_cluster(
         report = run_scan(request)
     except ClusterError as error:
         raise ToolError(mcp_scans.agent_hint(error.one_line())) from None
-    return _summarize(report, severity, lang)
+    return _summarize(report, severity, server_lang(lang))
 
 
 @tool("Scan snapshot or manifest files")
@@ -119,7 +120,7 @@ def scan_files(
     ] = "manifests",
     checks: CheckIds = None,
     min_severity: MinSeverity = None,
-    lang: Lang = "en",
+    lang: Lang = None,
 ) -> ScanSummary:
     """Scan Kubernetes manifest files (Helm or kustomize output, plain YAML) or a cluster snapshot for the
     same gaps as scan_cluster, without any cluster access. Reads only the files and folders named (real
@@ -136,7 +137,7 @@ def scan_files(
         if kind == "manifests"
         else ScanRequest(snapshot_paths=found, check_ids=checks or None)
     )
-    return _summarize(run_scan(request), severity, lang)
+    return _summarize(run_scan(request), severity, server_lang(lang))
 
 
 def _summarize(report: ScanReport, severity: str, lang: str) -> ScanSummary:
@@ -161,7 +162,7 @@ def get_findings(
     ] = None,
     offset: Annotated[int, Field(ge=0, le=10_000_000, description="findings to skip")] = 0,
     limit: Annotated[int, Field(ge=1, le=100, description="findings to return (at most 100)")] = 20,
-    lang: Lang = "en",
+    lang: Lang = None,
 ) -> FindingsPage:
     """The findings of a recent scan (kept in memory, the last 8 scans), optionally of one check and one
     status, a page at a time, worst first: object, message, evidence and the check's remediation. Reads
@@ -169,7 +170,9 @@ def get_findings(
     from kubegap.agents import mcp_scans
 
     report = mcp_scans.scans.get(scan_id.strip())
-    return mcp_scans.findings_page(scan_id.strip(), report, check_id, status, offset, limit, lang)
+    return mcp_scans.findings_page(
+        scan_id.strip(), report, check_id, status, offset, limit, server_lang(lang)
+    )
 
 
 # ---- checks --------------------------------------------------------------------------------------------
@@ -184,7 +187,7 @@ def list_checks(
             description="gpu-health, gpu-stack, training-jobs, fleet-change, control-plane or networking",
         ),
     ] = None,
-    lang: Lang = "en",
+    lang: Lang = None,
 ) -> CheckList:
     """Every check kubegap runs: id, title, severity, area, whether it works on manifest files, and how
     many public incidents it cites. Reads only kubegap's built-in checks."""
@@ -196,7 +199,7 @@ def list_checks(
 @tool("Explain one check")
 def explain_check(
     check_id: Annotated[str, Field(max_length=ID_CHARS, description="a check id from list_checks or a scan")],
-    lang: Lang = "en",
+    lang: Lang = None,
 ) -> CheckExplanation:
     """Why a check matters, how it decides, how to fix a failure, which Kubernetes kinds it reads, and the
     public incidents it guards against (with links). Reads only kubegap's built-in checks and library."""
@@ -246,7 +249,7 @@ def search_incidents(
             description="only incidents that began on or before this day: YYYY, YYYY-MM or YYYY-MM-DD",
         ),
     ] = None,
-    lang: Lang = "en",
+    lang: Lang = None,
     page: Annotated[int, Field(ge=1, le=100_000, description="result page, 10 incidents each")] = 1,
 ) -> IncidentSearch:
     """Search the library of public incident reports (GPU faults, NCCL hangs, InfiniBand, Kubernetes
@@ -272,7 +275,7 @@ def get_incident(
     incident_id: Annotated[
         str, Field(max_length=ID_CHARS, description="an incident id from a search or a check")
     ],
-    lang: Lang = "en",
+    lang: Lang = None,
 ) -> IncidentDetail:
     """One public incident in full: symptom, trigger, cause, contributing factors, detection, actions,
     follow-ups and lessons, tags, sources, the kubegap checks that guard against it, and similar cases.
@@ -291,7 +294,7 @@ def find_incidents_by_error(
             description="a pasted log or error line, e.g. an NCCL watchdog timeout or an Xid",
         ),
     ],
-    lang: Lang = "en",
+    lang: Lang = None,
 ) -> IncidentSearch:
     """Find public incidents whose quoted error messages occur in a pasted log or error text (exact
     signatures first, then word matches). Use get_incident on the best match. Reads only the text given
@@ -312,7 +315,7 @@ def explain_error(
             description='an Xid code ("Xid 79"), a pasted log line, or a catalog id such as xid-94',
         ),
     ],
-    lang: Lang = "en",
+    lang: Lang = None,
 ) -> ErrorExplanations:
     """What an error means and the usual action, from kubegap's catalog of GPU, NCCL, CUDA/NVML,
     InfiniBand, Kubernetes and etcd errors (sourced from NVIDIA, PyTorch, etcd and Kubernetes

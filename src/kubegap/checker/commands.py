@@ -277,11 +277,17 @@ def scan(
     "-o", "--output", required=True, type=click.Path(dir_okay=False), help="File (.json or .json.gz)."
 )
 @click.option("--check", "check_ids", multiple=True, help="Read only what these checks need (repeatable).")
+@click.option(
+    "--raw",
+    is_flag=True,
+    help="Write ConfigMap contents and env values as read, credentials included (default: redacted).",
+)
 @_live_options
 @lang_option
 def snapshot(
     output: str,
     check_ids: tuple[str, ...],
+    raw: bool,
     kubeconfig: str | None,
     context: str | None,
     qps: float,
@@ -290,7 +296,11 @@ def snapshot(
     lang: str,
     **limits: float | int | None,
 ) -> None:
-    """Read the live cluster once into a kubegap snapshot file, to scan later or elsewhere."""
+    """Read the live cluster once into a kubegap snapshot file, to scan later or elsewhere.
+
+    The file keeps every object's structure, names and keys, and the values checks judge; other
+    ConfigMap contents and env values are written as [REDACTED]. --raw keeps them as read.
+    """
     from kubegap.checker.live.rbac import kinds_read
     from kubegap.checker.scanning import LiveTarget, ScanRequest, load_source
     from kubegap.checker.snapshot_file import write_snapshot
@@ -300,7 +310,15 @@ def snapshot(
     )
     kinds = kinds_read(check.meta for check in select_checks(check_ids))
     taken = load_source(ScanRequest(live=live, namespaces=namespaces), kinds)
-    path = write_snapshot(taken, output)
+    if raw:
+        warning = message(
+            "경고: --raw 스냅숏에는 ConfigMap 내용과 환경 변수 값이 읽은 그대로, "
+            "자격 증명까지 들어 있습니다. 티켓이나 채팅에 올리지 마세요",
+            "Warning: a --raw snapshot holds ConfigMap contents and env values as read, credentials "
+            "included; do not attach it to tickets or chats",
+        )
+        click.echo(warning.render(lang), err=True)
+    path = write_snapshot(taken, output, raw=raw)
     objects = sum(len(items) for items in taken.objects.values())
     unread = sum(1 for coverage in taken.coverage.values() if coverage.status.value != "read")
     said = message(
@@ -353,8 +371,9 @@ def show_check(check_id: str, lang: str, as_json: bool) -> None:
 
 
 @click.command()
-def rbac() -> None:
+@lang_option
+def rbac(lang: str) -> None:
     """Print the read-only ClusterRole kubegap needs (get and list, never Secrets)."""
     from kubegap.checker.live.rbac import render_rbac
 
-    click.echo(render_rbac([check.meta for check in all_checks()]), nl=False)
+    click.echo(render_rbac([check.meta for check in all_checks()], lang), nl=False)

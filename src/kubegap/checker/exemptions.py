@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import datetime as dt
 import fnmatch
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from kubegap.bilingual import message
@@ -103,20 +104,25 @@ def _first_problem(path: Path, error: ValidationError) -> str:
 
 def parse_exemptions(text: str, path: Path, today: dt.date | None = None) -> ExemptionSet:
     """Parse exemption YAML; any problem is one InputError line naming the file and the entry."""
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else 0
+    from kubegap.checker.sources._files import iter_yaml
+
+    return _exemption_set(_one_document(list(iter_yaml(path, text)), path), path, today)
+
+
+def _one_document(documents: list[Any], path: Path) -> Any:
+    if len(documents) > 1:
         raise InputError(
             message(
-                "{path}: YAML 형식이 잘못되었습니다{ko_where}",
-                "{path}: not valid YAML{where}",
+                "{path}: YAML 문서가 {count}개입니다. 예외는 모두 한 문서에 두세요",
+                "{path}: holds {count} YAML documents; put every exemption in one",
                 path=str(path),
-                where=f" at line {line}" if line else "",
-                ko_where=f"({line}번째 줄)" if line else "",
+                count=len(documents),
             )
-        ) from None
+        )
+    return documents[0].data if documents else None
+
+
+def _exemption_set(data: Any, path: Path, today: dt.date | None) -> ExemptionSet:
     if data is None:
         data = {"exemptions": []}
     if isinstance(data, list):
@@ -140,20 +146,24 @@ def parse_exemptions(text: str, path: Path, today: dt.date | None = None) -> Exe
 
 
 def load_exemptions(path: str | Path, today: dt.date | None = None) -> ExemptionSet:
+    """Read an exemptions file through the same bounded intake as manifests: a regular file under the
+    size limit (gzip allowed), YAML or JSON checked for alias bombs, depth and size before it is built,
+    so a FIFO, `/dev/zero`, a 2 GB file or an alias bomb is one error line, never a hang."""
+    from kubegap.checker.sources._files import read_documents
+
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else "not readable text"
+        os.stat(path)
+    except OSError as error:  # the common mistake, said as before: a path that is not there
         raise InputError(
             message(
                 "{path}: 예외 파일을 읽을 수 없습니다({reason})",
                 "{path}: cannot read exemptions file: {reason}",
                 path=str(path),
-                reason=reason,
+                reason=error.strerror or type(error).__name__,
             )
         ) from None
-    return parse_exemptions(text, path, today)
+    return _exemption_set(_one_document(read_documents(path), path), path, today)
 
 
 class _AnnotationIndex:

@@ -59,9 +59,16 @@ class KindCoverage:
     detail: str = ""
 
 
+# Workload kinds first served by `extensions` and moved to `apps`: old manifests still use the old
+# group, and every check reads them as the same kind (the object keeps its own apiVersion).
+_MOVED_TO_APPS = frozenset({"DaemonSet", "Deployment", "ReplicaSet"})
+
+
 def kind_key(api_version: str, kind: str) -> str:
     """Stable key for a kind regardless of version: 'Pod', 'apps/DaemonSet', 'jobset.x-k8s.io/JobSet'."""
     group = api_version.split("/")[0] if "/" in api_version else ""
+    if group == "extensions" and kind in _MOVED_TO_APPS:
+        group = "apps"
     return f"{group}/{kind}" if group else kind
 
 

@@ -7,7 +7,8 @@ scan of the file later is exactly as honest as the live scan would have been:
      "mode": "live", "context": "...", "kubegapVersion": "...", "requests": 42, "notes": [...],
      "coverage": {"Node": {"status": "read", "detail": ""}, ...}, "items": [...]}
 
-JSON, gzipped when the file name ends in `.gz`. Secrets are never written (they were never read).
+JSON, gzipped when the file name ends in `.gz`. Secrets are never written (they were never read), and
+unless asked for raw, ConfigMap contents and literal env values are redacted (`snapshot_redaction`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import orjson
 from kubegap import __version__
 from kubegap.bilingual import message
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot
+from kubegap.checker.snapshot_redaction import redact_objects
 from kubegap.errors import InputError
 
 API_VERSION = "kubegap.io/v1"
@@ -37,8 +39,25 @@ def is_snapshot_document(document: object) -> bool:
     )
 
 
-def snapshot_document(snapshot: Snapshot) -> dict[str, Any]:
-    """The document for a snapshot; items are the snapshot's own dicts, not copies."""
+REDACTED_NOTE = message(
+    "이 스냅숏은 값을 가리고 썼습니다: ConfigMap 내용과 환경 변수 값 가운데 점검이 판정에 쓰지 않는 것은 "
+    "[REDACTED]로 바뀌었습니다(kubegap snapshot --raw로 쓰면 그대로 남습니다)",
+    "this snapshot was written redacted: ConfigMap contents and env values that no check judges read "
+    "[REDACTED] (kubegap snapshot --raw keeps them)",
+)
+
+
+def snapshot_document(snapshot: Snapshot, *, redacted: bool) -> dict[str, Any]:
+    """The document for a snapshot, its values redacted (`snapshot_redaction`) or, if not, as read.
+
+    Unredacted, items are the snapshot's own dicts, not copies; redacted, only the parts that change
+    are copied.
+    """
+    items = [obj for objects in snapshot.objects.values() for obj in objects]
+    notes = list(snapshot.notes)
+    if redacted:
+        items = redact_objects(items)
+        notes.append(REDACTED_NOTE)
     created_at = snapshot.created_at or dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
     coverage = {
         key: {"status": value.status.value, "detail": value.detail}
@@ -55,16 +74,19 @@ def snapshot_document(snapshot: Snapshot) -> dict[str, Any]:
         "kubeconfig": snapshot.kubeconfig,
         "kubegapVersion": __version__,
         "requests": snapshot.requests,
-        "notes": list(snapshot.notes),
+        "notes": notes,
         "coverage": coverage,
-        "items": [obj for objects in snapshot.objects.values() for obj in objects],
+        "items": items,
     }
 
 
-def write_snapshot(snapshot: Snapshot, path: str | Path) -> Path:
-    """Write the snapshot file (gzip when the name ends in .gz) atomically; returns the path written."""
+def write_snapshot(snapshot: Snapshot, path: str | Path, *, raw: bool = False) -> Path:
+    """Write the snapshot file (gzip when the name ends in .gz) atomically; returns the path written.
+
+    Values are redacted unless `raw` (see `snapshot_redaction`): a snapshot is a file people share.
+    """
     path = Path(path)
-    data = orjson.dumps(snapshot_document(snapshot))
+    data = orjson.dumps(snapshot_document(snapshot, redacted=not raw))
     if path.name.endswith(".gz"):
         data = gzip.compress(data, compresslevel=6)
     temporary = path.with_name(f".{path.name}.partial")

@@ -75,8 +75,12 @@ def validate(root: Path | None, check_citations: bool | None, lang: str) -> None
     type=click.Choice(["incident", "study", "taxonomy", "organizations", "error"]),
     default="incident",
 )
-def schema(kind: str) -> None:
-    """Print the JSON Schema of one record kind, for editors and other tools."""
+@lang_option
+def schema(kind: str, lang: str) -> None:
+    """Print the JSON Schema of one record kind, for editors and other tools.
+
+    The schema is code, like the files in schemas/: its field descriptions are the same in every language.
+    """
     click.echo(json.dumps(json_schemas()[kind], ensure_ascii=False, indent=2))
 
 

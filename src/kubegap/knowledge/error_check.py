@@ -1,7 +1,9 @@
 """Rules across the error catalog and the rest of the knowledge base, reported with file and line.
 
 An entry's id matches its file name and is unique; its linked incidents, study rows and related
-entries exist; no two entries claim the same pattern (a pasted line must resolve to one meaning).
+entries exist; every pattern has a word that is not log noise, and no two entries claim the same
+pattern as the matcher reads it (`XID79` and `Xid 79` are one pattern: a pasted line must resolve to one
+meaning).
 Check ids cannot be verified here (the knowledge layer does not import the checker); a test does it.
 """
 
@@ -11,6 +13,7 @@ from pathlib import Path
 
 from kubegap.knowledge.collection import Knowledge
 from kubegap.knowledge.error_model import ErrorEntry
+from kubegap.knowledge.error_text import literal_words, words
 from kubegap.knowledge.problems import Problem
 from kubegap.knowledge.yaml_positions import PositionedDocument
 
@@ -55,9 +58,15 @@ def check_errors(knowledge: Knowledge, entries: list[tuple[Path, ErrorEntry, Pos
                     Problem(path, where, "related", f"unknown or self-referencing entry {other!r}")
                 )
         for index, pattern in enumerate(entry.patterns):
-            key = " ".join(pattern.casefold().split())
+            key = " ".join(words(pattern))
+            where = document.line_of(("patterns", index))
+            if not literal_words(words(pattern)):
+                problems.append(
+                    Problem(
+                        path, where, "patterns", f"pattern {pattern!r} is only values that differ per machine"
+                    )
+                )
             if key in patterns and patterns[key] != entry.id:
-                where = document.line_of(("patterns", index))
                 problems.append(
                     Problem(
                         path, where, "patterns", f"pattern {pattern!r} is also claimed by {patterns[key]!r}"

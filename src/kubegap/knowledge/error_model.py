@@ -68,3 +68,11 @@ class ErrorEntry(_Strict):
             if not any(character.isalnum() for character in pattern):
                 raise ValueError(f"pattern {pattern!r} has no letters or digits to match")
         return self
+
+
+def catalog_order(entry: ErrorEntry) -> tuple[int, int, str]:
+    """How the catalog lists entries: by family (as `ErrorFamily` lists them), then by numeric code
+    (Xid 13 before Xid 119, where sorting by id put xid-119 first), then by id."""
+    families = list(ErrorFamily)
+    code = entry.code or ""
+    return (families.index(entry.family), int(code) if code.isdigit() else 1 << 30, entry.id)

@@ -109,12 +109,19 @@ def chunk_key(chunk: str) -> str:
 
 def _korean_morphs(text: str, lookup: Lookup | None) -> list[korean.Morph]:
     """Korean morphemes of a text. On the query side (`lookup` given) each Korean word comes from the
-    corpus vocabulary, else from the per-user word cache, else from Kiwi, whose answer is then kept."""
-    chunks = [match for match in _CHUNK.finditer(text) if korean.HANGUL.search(match.group())]
+    corpus vocabulary, else from the per-user word cache, else from Kiwi, whose answer is then kept.
+    A particle written apart from its word (`DNS 가`) is no word of its own and gives nothing."""
+    found = [match for match in _CHUNK.finditer(text) if korean.HANGUL.search(match.group())]
+    chunks = [match for match in found if match.group() not in korean.LONE_PARTICLES]
     if not chunks:
         return []
     if lookup is None:
-        return list(korean.analyse(text))
+        lone = [match for match in found if match.group() in korean.LONE_PARTICLES]
+        return [
+            morph
+            for morph in korean.analyse(text)
+            if not any(match.start() <= morph.start < match.end() for match in lone)
+        ]
     keys = [chunk_key(match.group()) for match in chunks]
     known = lookup(keys)
     unknown = [key for key in keys if key not in known]

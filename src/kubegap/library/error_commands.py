@@ -7,24 +7,19 @@
 from __future__ import annotations
 
 import json
+import sys
 
 import click
 from rich.table import Table
 from rich.text import Text
 
+from kubegap.bilingual import message
+from kubegap.cli_support import lang_option
 from kubegap.errors import NotFoundError
 from kubegap.knowledge.error_model import ErrorEntry, ErrorFamily
 from kubegap.library import export, render
 from kubegap.library.library import Library
-from kubegap.text import LANGS
 
-_lang_option = click.option(
-    "--lang",
-    type=click.Choice(LANGS, case_sensitive=False),
-    default="ko",
-    show_default=True,
-    help="Language.",
-)
 _json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 
 
@@ -35,16 +30,19 @@ def errors() -> None:
 
 @errors.command("list")
 @click.option("--family", type=click.Choice([family.value for family in ErrorFamily]), default=None)
-@_lang_option
+@lang_option
 @_json_option
 def list_errors(family: str | None, lang: str, as_json: bool) -> None:
-    """Every catalog entry (optionally of one family) with its title."""
-    lang = lang.lower()
+    """Every catalog entry (optionally of one family) with its title; piped, one entry per line."""
     entries = [entry for entry in Library.open().errors() if family is None or entry.family.value == family]
     if as_json:
         click.echo(
             json.dumps([export.error_summary(entry, lang) for entry in entries], ensure_ascii=False, indent=2)
         )
+        return
+    if not sys.stdout.isatty():  # a pipe: one `id  family  title` record per line, for grep and cut
+        lines = [f"{entry.id}  {entry.family.value}  {entry.title.get(lang)}" for entry in entries]
+        click.echo("\n".join(lines))
         return
     table = Table()
     for heading in ("ID", "분류" if lang == "ko" else "Family", "제목" if lang == "ko" else "Title"):
@@ -56,16 +54,19 @@ def list_errors(family: str | None, lang: str, as_json: bool) -> None:
 
 @errors.command("show")
 @click.argument("id_or_text")
-@_lang_option
+@lang_option
 @_json_option
 def show_error(id_or_text: str, lang: str, as_json: bool) -> None:
     """One entry by id, or the entries a pasted error text contains."""
-    lang = lang.lower()
     library = Library.open()
     found = library.resolve_error(id_or_text)
     if not found:
         raise NotFoundError(
-            f"no catalog entry matches {id_or_text[:80]!r}; `kubegap errors list` shows them all"
+            message(
+                "{text}에 맞는 카탈로그 항목이 없습니다. `kubegap errors list`로 전체를 봅니다",
+                "no catalog entry matches {text}; `kubegap errors list` shows them all",
+                text=repr(id_or_text[:80]),
+            )
         )
     if as_json:
         data = [export.error_detail(entry, lang) for entry in found]
@@ -92,7 +93,7 @@ def _entry_text(entry: ErrorEntry, library: Library, lang: str) -> Text:
                 title = ""
             text.append(f"- {incident_id}  {title}\n")
     if entry.checks:
-        text.append(("\n막아 주는 검사: " if ko else "\nGuarding checks: ") + ", ".join(entry.checks) + "\n")
+        text.append(("\n막아 주는 점검: " if ko else "\nGuarding checks: ") + ", ".join(entry.checks) + "\n")
     text.append(("\n출처\n" if ko else "\nSources\n"), style="bold")
     for source in entry.sources:
         text.append(f"- {source.title}: {source.url}\n")

@@ -2,10 +2,11 @@
 
 Counts come from the bit sets (see bitsets.py): a term's `count` is the number of incidents in the
 result set tagged with it or any of its descendants. Its `toggle_count` is the number of results the
-search would have with that value clicked (added to its facet's OR group, or removed when selected):
-the figure a reader needs beside a link, since with NCCL selected a click on GPU means "NCCL or GPU",
-not "NCCL and GPU". Values are listed in taxonomy order, parents before their children, so a renderer
-can draw the tree without sorting.
+search would have with that value clicked (added to its facet's OR group, or removed when selected;
+a value above or below a selected one replaces it, so with hardware fault selected a click on GPU
+fault narrows to GPU fault): the figure a reader needs beside a link, since with NCCL selected a
+click on GPU means "NCCL or GPU", not "NCCL and GPU". Values are listed in taxonomy order, parents
+before their children, so a renderer can draw the tree without sorting.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from kubegap.knowledge.loader import Taxonomy
 from kubegap.knowledge.model import Term
 from kubegap.knowledge.organizations import LIBRARY_FACETS
 from kubegap.library.bitsets import TagSets
-from kubegap.library.query import FacetValue, SearchQuery
+from kubegap.library.query import FacetValue, SearchQuery, toggled_values
 from kubegap.text import normalize_lang
 
 RECURRING_LIMIT = 5
@@ -68,11 +69,17 @@ class Facets:
             )
             union = self._tags.filter_mask({facet: chosen}) if chosen else 0
             values = []
+            lineage = self._lineage(facet)
             for term in self.taxonomy.terms(facet):
                 selected = term.id in chosen
                 if selected:  # the click removes it: what the other chosen values (or none) allow
                     after = tuple(value for value in chosen if value != term.id)
                     allowed = others & self._tags.filter_mask({facet: after}) if after else others
+                elif any(value in chosen for value in lineage(term.id)) or any(
+                    term.id in lineage(value) for value in chosen
+                ):  # the click replaces a selected value above or below it (toggled_values)
+                    after = toggled_values(chosen, term.id, lineage)
+                    allowed = others & self._tags.filter_mask({facet: after})
                 else:  # the click adds it to the facet's OR group
                     allowed = others & (union | rolled.get((facet, term.id), 0))
                 toggle_count = narrow(allowed).bit_count()
@@ -81,6 +88,9 @@ class Facets:
                     values.append(self.value(facet, term.id, count, selected, query.lang, toggle_count))
             found[facet] = tuple(values)
         return found
+
+    def _lineage(self, facet: str) -> Callable[[str], list[str]]:
+        return lambda term_id: self.taxonomy.ancestors(facet, term_id)
 
     @staticmethod
     def in_results(choices: dict[str, tuple[FacetValue, ...]]) -> dict[str, tuple[FacetValue, ...]]:

@@ -6,11 +6,12 @@ Tables (see `_SCHEMA`): `incidents` (one row per incident, its validated JSON fo
 `tags` (facet, term, incident, with every ancestor of a tagged term too, so a filter on a term matches
 its descendants and counts roll up; `direct` marks the tags the incident itself names),
 `terms` (the taxonomy),
-`signatures`/`signature_words` (for pasted log lines), `postings` (ranked retrieval, see ranking.py),
+`signatures`/`signature_words` (for pasted log lines, see knowledge/error_text.py), `postings`
+(ranked retrieval, see ranking.py),
 `vocabulary` (each Korean word of the corpus with its analysis, so queries rarely need Kiwi),
 `lexicon` (each term's written forms, for highlighting, its most common one and incident count, for
 "nearby terms"), and the
-error catalog: `errors` (entries as JSON) with `error_patterns`/`error_pattern_words`.
+error catalog: `errors` (entries as JSON; their patterns are matched in memory, see error_text.py).
 """
 
 from __future__ import annotations
@@ -21,15 +22,17 @@ from collections import Counter
 from collections.abc import Iterable
 
 from kubegap.knowledge.error_model import ErrorEntry
+from kubegap.knowledge.error_text import literal_words
+from kubegap.knowledge.error_text import words as error_words
 from kubegap.knowledge.loader import Knowledge, Taxonomy
 from kubegap.knowledge.model import ErrorSignature, Incident, both_languages
 from kubegap.knowledge.organizations import LIBRARY_FACETS, ORGANIZATION_FACET
 from kubegap.knowledge.scope import SCOPE_FACET
-from kubegap.library import analysis, signatures
+from kubegap.library import analysis
 from kubegap.library.glossary import Glossary, GlossaryEntry, analyse_glossary, glossary_for
 from kubegap.library.ranking import PostingsBuilder
 
-FORMAT = "2"  # bump when the tables change shape
+FORMAT = "3"  # bump when the tables change shape
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE incidents (
@@ -60,13 +63,6 @@ CREATE TABLE lexicon (
     term TEXT PRIMARY KEY, display TEXT NOT NULL, incidents INTEGER NOT NULL, forms TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE errors (id TEXT PRIMARY KEY, document TEXT NOT NULL) WITHOUT ROWID;
-CREATE TABLE error_patterns (
-    id INTEGER PRIMARY KEY, error TEXT NOT NULL, text TEXT NOT NULL,
-    pattern TEXT NOT NULL, literal_count INTEGER NOT NULL
-);
-CREATE TABLE error_pattern_words (
-    word TEXT NOT NULL, pattern INTEGER NOT NULL, PRIMARY KEY (word, pattern)
-) WITHOUT ROWID;
 """
 
 
@@ -199,8 +195,8 @@ def _insert_incident(
         [(facet, term_id, rowid, direct) for (facet, term_id), direct in tag_rows.items()],
     )
     for signature in incident.error_signatures:
-        signature_pattern = signatures.pattern(signature.text)
-        literals = signatures.literal_words(signature_pattern)
+        signature_pattern = error_words(signature.text)
+        literals = literal_words(signature_pattern)
         if not literals:
             continue
         cursor = connection.execute(
@@ -245,23 +241,10 @@ def _insert_incident(
 
 
 def _insert_errors(connection: sqlite3.Connection, errors: Iterable[ErrorEntry]) -> None:
-    for entry in errors:
-        connection.execute(
-            "INSERT OR IGNORE INTO errors (id, document) VALUES (?, ?)", (entry.id, entry.model_dump_json())
-        )
-        for text in entry.patterns:
-            pattern = signatures.pattern(text)
-            literals = signatures.literal_words(pattern)
-            if not literals:
-                continue
-            cursor = connection.execute(
-                "INSERT INTO error_patterns (error, text, pattern, literal_count) VALUES (?, ?, ?, ?)",
-                (entry.id, text, " ".join(pattern), len(literals)),
-            )
-            connection.executemany(
-                "INSERT OR IGNORE INTO error_pattern_words (word, pattern) VALUES (?, ?)",
-                [(word, cursor.lastrowid) for word in literals],
-            )
+    connection.executemany(
+        "INSERT OR IGNORE INTO errors (id, document) VALUES (?, ?)",
+        [(entry.id, entry.model_dump_json()) for entry in errors],
+    )
 
 
 def _signature_texts(signature: ErrorSignature) -> list[str]:

@@ -38,6 +38,11 @@ _STOP_TEXT = """
 것 수 등 때 중 더 및 후 전 왜 뭐 무엇 어디 경우 정도 이번 어떤 이 그 저
 """
 KOREAN_STOP_LEMMAS = frozenset(_STOP_TEXT.split())
+# Particles a chat line writes apart from the Latin word they belong to (`DNS 가 죽었어요`, `unhealthy
+# 로 떠요`). Standing alone they are no word of their own: Kiwi would read 가 as the noun (edge) or as
+# the verb 가다, and the search would rank reports on it.
+_LONE_TEXT = "이 가 은 는 을 를 의 에 에서 에게 로 으로 와 과 랑 이랑 하고 이나 께서 부터 까지 보다"
+LONE_PARTICLES = frozenset(_LONE_TEXT.split())
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _DIGIT = re.compile(r"[0-9]")
 

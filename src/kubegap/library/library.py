@@ -18,7 +18,8 @@ from pathlib import Path
 
 from kubegap.bilingual import message
 from kubegap.errors import KnowledgeError, NotFoundError
-from kubegap.knowledge.error_model import ErrorEntry
+from kubegap.knowledge.error_model import ErrorEntry, catalog_order
+from kubegap.knowledge.error_text import match_errors
 from kubegap.knowledge.loader import Knowledge, Taxonomy, load_knowledge
 from kubegap.knowledge.model import Facet, Incident
 from kubegap.knowledge.organizations import Organization
@@ -304,8 +305,8 @@ class Library:
     # ---- the error catalog --------------------------------------------------------------------------
 
     def errors(self) -> list[ErrorEntry]:
-        """Every error-catalog entry, by id."""
-        return list(self._errors.values())
+        """Every error-catalog entry, by family and then numeric code (Xid 13 before Xid 119)."""
+        return sorted(self._errors.values(), key=catalog_order)
 
     def error(self, error_id: str) -> ErrorEntry:
         """One catalog entry by id; NotFoundError when there is none."""
@@ -315,14 +316,12 @@ class Library:
         return found
 
     def resolve_error(self, text: str) -> list[ErrorEntry]:
-        """Catalog entries whose patterns a pasted text contains (`XID 94`, a whole dmesg line), or
+        """Catalog entries whose patterns a pasted text contains (`XID79`, a whole dmesg line), or
         the entry whose id the text is; best (longest pattern) first."""
         candidate = str(text).strip().lower()[:100]
         if candidate in self._errors:
             return [self._errors[candidate]]
-        return [
-            self._errors[error_id] for error_id in self._text_matches(text).errors if error_id in self._errors
-        ]
+        return [match.entry for match in match_errors(str(text), self._errors.values())]
 
     def _error_incidents(self, error_ids: list[str]) -> list[int]:
         return [
@@ -381,7 +380,7 @@ class Library:
         with self._lock:
             matches = match_text(
                 self._run_locked, text, glossary, self._lookup, size=self._tags.size,
-                error_incidents=self._error_incidents,
+                catalog=self._errors.values(), error_incidents=self._error_incidents,
             )  # fmt: skip
             if self.text_cache_size:
                 self._text_cache[text] = matches

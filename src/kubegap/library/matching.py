@@ -4,10 +4,16 @@ Three kinds of evidence are united:
 
 1. ranked words (question.py, ranking.py): any content word matches; BM25F with field boosts, word
    pairs and the share of the reader's words an incident has decide the order;
-2. an error signature an incident quotes, found inside the pasted text (signatures.py): ranks first,
-   since it is the strongest evidence a reader can give;
+2. an error signature an incident quotes, found inside the pasted text (knowledge/error_text.py):
+   ranks first, since it is the strongest evidence a reader can give;
 3. an error-catalog entry whose pattern the text contains (`Xid 79`, `NCCL WARN ... timeout`): the
    incidents the entry links rank right after exact signatures.
+
+Which incidents count as results: every one with a signature or catalog match, every one with all
+of the reader's content words, and those with some of them that score at least `PARTIAL_FLOOR` of
+the best word score. A question ranks every incident that shares a word with it, but "how many
+results" and the facet and recurring-component panels describe the incidents that answer it, not
+the hundreds that share one common word (`GPU`, `training`).
 
 Facet filters are applied afterwards on bit sets, so one scoring serves every filter combination.
 """
@@ -15,11 +21,14 @@ Facet filters are applied afterwards on bit sets, so one scoring serves every fi
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from kubegap.library import bitsets, ranking, signatures, sql
+from kubegap.knowledge.error_model import ErrorEntry
+from kubegap.knowledge.error_text import match_errors, occurs_in
+from kubegap.knowledge.error_text import words as error_words
+from kubegap.library import bitsets, ranking, sql
 from kubegap.library.analysis import Lookup
 from kubegap.library.glossary import AnalysedGlossary
 from kubegap.library.question import QueryPlan, plan_query
@@ -28,6 +37,9 @@ Runner = Callable[[sql.Statement], list[tuple]]
 
 SIGNATURE_BONUS = 1_000_000.0
 CATALOG_BONUS = 100_000.0
+# An incident with only some of the reader's words is a result when its score is at least this share
+# of the best word score (bench/eval_search.py: keeps every relevant incident of the judged top fives).
+PARTIAL_FLOOR = 0.1
 
 
 @dataclass(frozen=True)
@@ -93,6 +105,7 @@ def match_text(
     lookup: Lookup,
     *,
     size: int,
+    catalog: Iterable[ErrorEntry],
     error_incidents: Callable[[list[str]], list[int]],
 ) -> TextMatches:
     """Incidents matching the text, best first; `size` is the highest rowid."""
@@ -102,22 +115,24 @@ def match_text(
     scored = ranking.score(list(plan.groups), list(plan.pairs), postings, size)
     final = scored.scores.copy()
     found: dict[int, list[str]] = {}
-    pasted = signatures.words(text)
+    pasted = error_words(text)
     if pasted:
         for rowid, signature_text, pattern in run(sql.signature_candidates(pasted)):
-            if signatures.occurs_in(pattern.split(" "), pasted):
+            if occurs_in(pattern.split(" "), pasted):
                 found.setdefault(rowid, []).append(signature_text)
-    errors = _catalog_matches(run, pasted) if pasted else ()
+    errors = tuple(match.entry.id for match in match_errors(text, catalog))
     for rowid in found:
         final[rowid] += SIGNATURE_BONUS
     for rowid in error_incidents(list(errors)):
         final[rowid] += CATALOG_BONUS
-    matching = final > 0
+    complete = (scored.matched >= max(1, scored.group_count)) & (final > 0)
+    strong = final >= CATALOG_BONUS
+    floor = PARTIAL_FLOOR * float(scored.scores.max()) if len(scored.scores) else 0.0
+    matching = (final > 0) & (complete | strong | (scored.scores >= floor))
     if not matching.any():
         return TextMatches(0, {}, words=plan.words, scored=scored, final=final)
+    final = final * matching  # a rowid below the floor is no result: `best` never lists it
     mask = _mask(matching, size)
-    complete = scored.matched >= max(1, scored.group_count)
-    strong = final >= CATALOG_BONUS
     full_mask = _mask(complete | strong, size)
     relaxed = scored.group_count > 1 and not full_mask
     return TextMatches(mask, found, full_mask, relaxed, errors, plan.words, scored, final)
@@ -129,16 +144,6 @@ def _postings(run: Runner, plan: QueryPlan) -> dict[str, tuple[bytes, bytes]]:
         return {}
     rows = run(sql.postings(terms))
     return {term: (rowids, weights) for term, rowids, weights in rows}
-
-
-def _catalog_matches(run: Runner, pasted: list[str]) -> tuple[str, ...]:
-    """Catalog entries with a pattern inside the pasted words, the longest pattern first."""
-    matched: dict[str, int] = {}
-    for error_id, pattern in run(sql.catalog_candidates(pasted)):
-        words = pattern.split(" ")
-        if signatures.occurs_loosely(words, pasted):
-            matched[error_id] = max(matched.get(error_id, 0), len(words))
-    return tuple(sorted(matched, key=lambda error_id: (-matched[error_id], error_id)))
 
 
 def _mask(flags: Any, size: int) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
@@ -145,12 +145,14 @@ class SearchQuery:
             params["per_page"] = [str(self.per_page)]
         return params
 
-    def toggled(self, facet: str, term_id: str) -> SearchQuery:
-        """The same query with one facet value switched on or off, back on page 1 (for facet links)."""
+    def toggled(self, facet: str, term_id: str, taxonomy: Taxonomy | None = None) -> SearchQuery:
+        """The same query with one facet value switched on or off, back on page 1 (for facet links).
+
+        With the taxonomy, a click on a value under a selected one narrows to it, and a click on a
+        value above selected ones widens to it (see `toggled_values`)."""
         current = self.filters.get(facet, ())
-        chosen = tuple(value for value in current if value != term_id)
-        if chosen == current:
-            chosen = (*current, term_id)
+        lineage = (lambda term: taxonomy.ancestors(facet, term)) if taxonomy is not None else None
+        chosen = toggled_values(current, term_id, lineage)
         filters = {name: values for name, values in self.filters.items() if name != facet}
         if chosen:
             filters[facet] = chosen
@@ -163,13 +165,33 @@ class SearchQuery:
         return term_id in self.filters.get(facet, ())
 
 
+def toggled_values(
+    current: tuple[str, ...], term_id: str, ancestors: Callable[[str], list[str]] | None = None
+) -> tuple[str, ...]:
+    """One facet's selected values after a click on `term_id`: removed when selected, else added.
+
+    Values of one facet are OR-ed, and a value matches its descendants too, so adding a value that
+    is under a selected one (GPU fault under hardware fault) would change nothing: it replaces its
+    selected ancestors instead, and the click narrows. Likewise a value above selected ones replaces
+    them. `ancestors(term)` gives a term's parents; without it values are only added or removed.
+    """
+    if term_id in current:
+        return tuple(value for value in current if value != term_id)
+    if ancestors is None:
+        return (*current, term_id)
+    above = set(ancestors(term_id))
+    kept = tuple(value for value in current if value not in above and term_id not in ancestors(value))
+    return (*kept, term_id)
+
+
 @dataclass(frozen=True)
 class FacetValue:
     """One value of a facet with its count in the current result set, ready for any renderer.
 
     `toggle_count` is how many results the search has once this value is clicked: added to its facet
-    (OR within a facet, AND across) or, when selected, removed. Links show it; `count` is the share of
-    the current results.
+    (OR within a facet, AND across; replacing a selected value above or below it, see
+    `toggled_values`) or, when selected, removed. Links show it; `count` is the share of the current
+    results.
     """
 
     facet: str

@@ -50,17 +50,6 @@ def terms_starting(prefix: str, limit: int = 2000) -> Statement:
     )
 
 
-def catalog_candidates(words: Sequence[str]) -> Statement:
-    """Catalog patterns whose literal words all occur among `words`; order is checked afterwards."""
-    return Statement(
-        "SELECT p.error, p.pattern FROM error_patterns AS p JOIN ("
-        "SELECT pattern, count(*) AS found FROM error_pattern_words "
-        "WHERE word IN (SELECT value FROM json_each(?)) GROUP BY pattern"
-        ") AS w ON w.pattern = p.id WHERE w.found = p.literal_count",
-        (json.dumps(sorted(set(words))),),
-    )
-
-
 def signature_candidates(words: Sequence[str]) -> Statement:
     """Signatures whose literal words all occur among `words`; their order is checked afterwards."""
     return Statement(

@@ -23,10 +23,10 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from kubegap.knowledge import error_model, model, organizations, scope
+from kubegap.knowledge import error_model, error_text, model, organizations, scope
 from kubegap.knowledge.loader import Knowledge
 from kubegap.knowledge.organizations import FILE_NAME as ORGANIZATIONS_FILE
-from kubegap.library import analysis, glossary, index, korean, ranking, signatures, stemmer
+from kubegap.library import analysis, glossary, index, korean, ranking, stemmer
 
 DB_ENV = "KUBEGAP_DB"
 MEMORY = ":memory:"
@@ -39,7 +39,7 @@ def _fingerprinted(root: Path) -> list[tuple[str, Path]]:
         korean,
         ranking,
         glossary,
-        signatures,
+        error_text,
         stemmer,
         model,
         error_model,

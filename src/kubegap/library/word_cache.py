@@ -3,21 +3,26 @@
 The index holds every Korean word of the corpus with its analysis (see analysis.VocabularyCollector);
 a query word outside it needs Kiwi, whose model takes about a second to load, which is more than a
 one-shot `kubegap incidents list -q ...` may spend. The analysis Kiwi gives such a word is kept here
-(`$XDG_CACHE_HOME/kubegap/words-<kiwi version>.sqlite3`, or beside `$KUBEGAP_DB`), so the next search
-with it, in any process, is as fast as one with a corpus word. Best effort by design: a cache that
-cannot be opened or written (read-only home, a locked file) is simply not used; search never fails
-because of it. `KUBEGAP_WORD_CACHE=off` turns it off.
+(`$XDG_CACHE_HOME/kubegap/words-<kiwi version>-<rules>.sqlite3`, or beside `$KUBEGAP_DB`), so the next
+search with it, in any process, is as fast as one with a corpus word. `<rules>` is a digest of the
+function lemmas korean.py drops, because what is kept is Kiwi's answer after that filter: a release
+that changes the list starts a fresh file instead of reading stale analyses. Best effort by design: a
+cache that cannot be opened or written (read-only home, a locked file) is simply not used; search
+never fails because of it. `KUBEGAP_WORD_CACHE=off` turns it off.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import sqlite3
 import threading
 from importlib import metadata
 from pathlib import Path
+
+from kubegap.library import korean
 
 # A Korean word's analysis: (lemma, start, end, compound) relative to the word's own start.
 ChunkAnalysis = tuple[tuple[str, int, int, bool], ...]
@@ -40,11 +45,18 @@ def location() -> Path | None:
         version = metadata.version("kiwipiepy")
     except metadata.PackageNotFoundError:
         version = "none"
+    name = f"words-{version}-{_rules_digest()}.sqlite3"
     database = os.environ.get("KUBEGAP_DB")
     if database and database != ":memory:":
-        return Path(database).parent / f"words-{version}.sqlite3"
+        return Path(database).parent / name
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "kubegap"
-    return cache / f"words-{version}.sqlite3"
+    return cache / name
+
+
+def _rules_digest() -> str:
+    """Eight hex digits naming the analysis rules a remembered word went through."""
+    rules = " ".join(sorted(korean.KOREAN_STOP_LEMMAS))
+    return hashlib.sha256(rules.encode("utf-8")).hexdigest()[:8]
 
 
 def _open() -> sqlite3.Connection | None:

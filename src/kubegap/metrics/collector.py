@@ -4,7 +4,8 @@ Labels are `cluster`, `check`, `severity` and `status`. Check status is a state 
 status, 1 for the current one), so `kubegap_check_status{status="fail"} == 1` is an alert expression
 and a check that goes from fail to pass flips two series instead of vanishing. Every label value
 passes the output chokepoint of the reports (redaction, control characters shown as escapes), since
-context names are free text from a kubeconfig.
+context names are free text from a kubeconfig, and the `cluster` values are also bounded and unique
+(`labels.py`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from kubegap.checker.finding import Severity, Status
 from kubegap.checker.reports._common import name_text
 from kubegap.checker.scan_report import COUNT_KEYS
 from kubegap.checker.snapshot import Coverage
+from kubegap.metrics.labels import cluster_labels
 from kubegap.metrics.state import ClusterState, ExporterState
 
 CHECK_STATUSES = tuple(status.value for status in Status)
@@ -75,8 +77,9 @@ class KubegapCollector(Collector):
             "Unix time of the last successful scan (0 before the first)",
             labels=["cluster"],
         )
+        names = cluster_labels(cluster.name for cluster in clusters)
         for cluster in clusters:
-            name = _label(cluster.name)
+            name = names[cluster.name]
             success.add_metric([name], 1.0 if cluster.last_status == "scanned" else 0.0)
             for value in CLUSTER_STATUSES:
                 status.add_metric([name, value], 1.0 if cluster.last_status == value else 0.0)
@@ -113,11 +116,12 @@ class KubegapCollector(Collector):
             "Kinds the last successful scan wanted, by how they were read",
             labels=["cluster", "status"],
         )
+        names = cluster_labels(cluster.name for cluster in clusters)
         for cluster in clusters:
             report = cluster.last_report
             if report is None:
                 continue
-            name = _label(cluster.name)
+            name = names[cluster.name]
             for summary in report.checks:
                 base = [name, _label(summary.check_id), summary.meta.severity.value]
                 for value in CHECK_STATUSES:

@@ -10,8 +10,10 @@ import socket
 
 import click
 
+from kubegap.bilingual import message
 from kubegap.checker.live.kubeconfig import context_names, resolve_kubeconfig
 from kubegap.checker.scanning import LiveTarget, ScanRequest
+from kubegap.cli_support import lang_option
 from kubegap.errors import KubegapError, UsageError
 
 
@@ -69,6 +71,7 @@ def _check_port_free(host: str, port: int) -> None:
 @click.option("-n", "--namespace", "namespaces", multiple=True, help="Only these namespaces (repeatable).")
 @click.option("--exemptions", "exemptions_path", type=click.Path(), help="Exemptions YAML file.")
 @click.option("--demo", is_flag=True, help="Export the built-in example cluster (to try dashboards).")
+@lang_option
 def exporter(
     host: str,
     port: int,
@@ -84,6 +87,7 @@ def exporter(
     namespaces: tuple[str, ...],
     exemptions_path: str | None,
     demo: bool,
+    lang: str,
 ) -> None:
     """Serve /metrics for Prometheus: per cluster and check, the status, findings and scan health."""
     import uvicorn
@@ -108,9 +112,24 @@ def exporter(
     _check_port_free(host, port)
     state = ExporterState()
     loop = ScanLoop(targets, state, interval)
-    what = "every context" if all_contexts else ", ".join(contexts) or name
-    click.echo(f"kubegap exporter: scanning {what} every {interval:g}s", err=True)
-    click.echo(f"kubegap exporter: http://{host}:{port}/metrics (Ctrl+C to stop)", err=True)
+    seconds = f"{interval:g}"
+    if all_contexts:
+        scanning = message(
+            "모든 컨텍스트를 {seconds}초마다 스캔합니다",
+            "scanning every context every {seconds}s",
+            seconds=seconds,
+        )
+    else:
+        what = ", ".join(contexts) or name
+        scanning = message(
+            "{what:을} {seconds}초마다 스캔합니다",
+            "scanning {what} every {seconds}s",
+            what=what,
+            seconds=seconds,
+        )
+    click.echo(f"kubegap exporter: {scanning.render(lang)}", err=True)
+    stop = "Ctrl+C로 멈춥니다" if lang == "ko" else "Ctrl+C to stop"
+    click.echo(f"kubegap exporter: http://{host}:{port}/metrics ({stop})", err=True)
     loop.start()
     try:
         uvicorn.run(
@@ -118,6 +137,7 @@ def exporter(
             host=host,
             port=port,
             log_level="warning",
+            log_config=None,  # uvicorn's lines go through the one-line, redacted log format
             server_header=False,
             proxy_headers=False,
         )

@@ -19,6 +19,7 @@ from kubegap.checker.fleet.scan import scan_one
 from kubegap.checker.scanning import ScanRequest
 from kubegap.errors import KubegapError
 from kubegap.metrics.state import ExporterState
+from kubegap.unexpected import describe
 
 Scanner = Callable[[str, ScanRequest], ClusterResult]
 
@@ -77,5 +78,9 @@ class ScanLoop:
 
     def _forever(self) -> None:
         while not self._stop.is_set():
-            self.run_round()
+            try:
+                self.run_round()
+            except Exception as error:  # a bug must not end the loop (stale metrics) or print a traceback
+                click.echo(f"Error: unexpected {describe(error)} (retrying in {self._interval:g}s)", err=True)
+                self._state.finish_round()
             self._stop.wait(self._interval)

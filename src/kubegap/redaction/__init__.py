@@ -173,6 +173,11 @@ def redact_value(value: Any) -> Any:
 
     Keys are redacted too: a label or annotation key, or a ConfigMap data key, is data like any other.
     """
+    kind = type(value)
+    if kind is str:
+        return redact_text(value)
+    if kind is dict:
+        return _redact_mapping(value)
     if isinstance(value, str):
         return redact_text(value)
     if isinstance(value, Mapping):
@@ -186,6 +191,27 @@ def _redact_key(key: Any) -> Any:
     return redact_text(key, limit=512) if isinstance(key, str) else key
 
 
+# A report repeats a few hundred keys (`kind`, `message`, label keys) hundreds of thousands of times:
+# what each says about its value is worked out once. Only keys that hold no secret are remembered.
+_KeyPlan = tuple[Any, bool, bool, bool, bool]  # shown key, secret name, key-like, identifier, ends `Secret`
+_KEY_PLANS: dict[str, _KeyPlan] = {}
+_KEY_PLANS_SIZE = 8192
+
+
+def _key_plan(key: Any) -> _KeyPlan:
+    plan = _KEY_PLANS.get(key) if type(key) is str else None
+    if plan is not None:
+        return plan
+    text = str(key)
+    shown = _redact_key(key)
+    plan = (shown, is_secret_name(text), is_key_name(text), is_identifier_name(text), text.endswith("Secret"))
+    if type(key) is str and shown == key:
+        if len(_KEY_PLANS) >= _KEY_PLANS_SIZE:
+            _KEY_PLANS.clear()
+        _KEY_PLANS[key] = plan
+    return plan
+
+
 def _redact_mapping(mapping: Mapping[Any, Any]) -> dict[Any, Any]:
     # A Kubernetes env entry or a name/value pair: the secret-ness is in the sibling "name".
     pair_name = mapping.get("name")
@@ -193,7 +219,8 @@ def _redact_mapping(mapping: Mapping[Any, Any]) -> dict[Any, Any]:
     result: dict[Any, Any] = {}
     for key, item in mapping.items():
         key_text = str(key)
-        shown_key = _redact_key(key)
+        shown_key, secret_name, key_name, identifier, names_secret = _key_plan(key)
+        text = isinstance(item, str)
         if key_text in {"data", "stringData", "binaryData"} and mapping.get("kind") == "Secret":
             result[shown_key] = REDACTED
         elif key_text == "value" and isinstance(pair_name, str) and _is_named_secret(pair_name, item):
@@ -201,11 +228,13 @@ def _redact_mapping(mapping: Mapping[Any, Any]) -> dict[Any, Any]:
         elif key_text in {"args", "command"} and isinstance(item, list):
             before = command if key_text == "args" and isinstance(command, list) else []
             result[shown_key] = redact_args(item, command=before)
-        elif isinstance(item, str) and names_a_secret_object(key_text, item):
+        elif text and names_secret and names_a_secret_object(key_text, item):
             result[shown_key] = redact_text(item)
-        elif _is_named_secret(key_text, item) and not isinstance(item, Mapping | list):
+        elif (secret_name or (text and key_name and looks_like_key_material(item))) and not isinstance(
+            item, Mapping | list
+        ):
             result[shown_key] = _redact_scalar_under(item, key_text)
-        elif isinstance(item, str) and is_identifier_name(key_text):
+        elif text and identifier:
             result[shown_key] = redact_text(item, random_strings=False)
         else:
             result[shown_key] = redact_value(item)

@@ -144,6 +144,7 @@ def is_key_name(name: str) -> bool:
     return bool(words) and words[-1] in {"KEY", "KEYS", "TOKEN", "APIKEY"} and words[0] not in _DIGEST_WORDS
 
 
+@lru_cache(maxsize=8192)
 def is_identifier_name(name: str) -> bool:
     words = name_words(name)
     return bool(words) and (words[-1] in _IDENTIFIER_WORDS or words[0] in _DIGEST_WORDS)

@@ -90,10 +90,11 @@ def create_app(
     app.state.site = site
     app.state.page_cache = PageCache()
     app.add_middleware(TidyRequestMiddleware)
-    app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(CompressionMiddleware)
     hosts = list(allowed_hosts) if allowed_hosts is not None else served_hosts()
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts, www_redirect=False)
+    # Outermost (added last), so every answer carries the headers, the 400 for a foreign Host too.
+    app.add_middleware(SecurityHeadersMiddleware)
     return app
 
 

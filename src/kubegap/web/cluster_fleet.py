@@ -2,12 +2,18 @@
 
 The source and scanner are built here (`fleet_source`, `fleet_scanner`) and handed to the ordinary
 ClusterScan, which keeps the FleetReport in its state; the page route sends fleet sources here.
-Each cell links to that cluster's own report (`?cluster=NAME`), which is the usual cluster page
-built from the cluster's ScanReport. Every name and message passes the report helpers' redaction.
+Each cell links to that cluster's own report (`?cluster=ID`), which is the usual cluster page
+built from the cluster's ScanReport. Every name and message passes the report helpers' redaction,
+and no context name ever goes into a URL: a name can hold what redaction hides in text (a token, a
+host), and a URL travels further (history, Referer, logs). The ID is a keyed hash of the name, stable
+while the server runs and meaningless outside it. Scanning again is a POST with the page's token,
+the same as on the single-cluster page.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlencode
@@ -87,7 +93,8 @@ class FleetPage:
     message: str
     error: str
     refresh_seconds: int
-    rescan_url: str
+    rescan_url: str  # POST here with rescan_token (form field or X-Kubegap-Token header)
+    rescan_token: str
     notices: tuple[str, ...]
     read_only: str
     source_detail: str
@@ -106,7 +113,12 @@ def fleet_or_member_page(
     if cluster is None:
         return build_fleet_page(site, lang, scan, rescan), "fleet.html"
     fleet = scan.fleet
-    member = next((item for item in fleet.clusters if item.name == cluster), None) if fleet else None
+    key = site.cluster.link_key
+    wanted = cluster.encode("utf-8", "surrogatepass")  # bytes: compare_digest refuses non-ASCII text
+    members = fleet.clusters if fleet else []
+    member = next(
+        (item for item in members if hmac.compare_digest(member_id(key, item.name).encode(), wanted)), None
+    )
     if fleet is None or member is None or member.report is None:
         raise NotFoundError(t("error.not-found", lang) + f": {one_line(cluster, 100)}")
     source = ClusterSource("live", "asked", f"context {member.name}")
@@ -114,14 +126,21 @@ def fleet_or_member_page(
     return build_cluster_page(site, lang, rescan, state), "cluster.html"
 
 
-def member_url(lang: str, name: str) -> str:
-    return urls.cluster_url(lang) + "?" + urlencode({"cluster": name})
+def member_id(key: bytes, name: str) -> str:
+    """The opaque id of a context in URLs: 16 hex digits of an HMAC of its name under the server's key."""
+    return hmac.new(key, name.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[:16]
+
+
+def member_url(lang: str, key: bytes, name: str) -> str:
+    return urls.cluster_url(lang) + "?" + urlencode({"cluster": member_id(key, name)})
 
 
 def build_fleet_page(site: Site, lang: Lang, scan: ScanState, rescan: RescanOutcome | None) -> FleetPage:
     fleet = scan.fleet
     waiting = scan.state in ("waiting", "scanning")
-    rows = _rows(fleet, lang) if fleet else ()
+    key = site.cluster.link_key
+    rows = _rows(fleet, lang, key) if fleet else ()
+    can_rescan = scan.state in ("done", "error")
     return FleetPage(
         kind="fleet",
         lang=lang,
@@ -131,12 +150,13 @@ def build_fleet_page(site: Site, lang: Lang, scan: ScanState, rescan: RescanOutc
         message=_message(scan, lang),
         error=scan.error,
         refresh_seconds=REFRESH_SECONDS if waiting else 0,
-        rescan_url=urls.cluster_url(lang) + "?rescan=1" if scan.state in ("done", "error") else "",
+        rescan_url=urls.cluster_url(lang) if can_rescan else "",
+        rescan_token=site.cluster.action_token if can_rescan else "",
         notices=(t(f"cluster.rescan.{rescan.outcome}", lang, wait=rescan.wait),) if rescan else (),
         read_only=t("cluster.read-only", lang),
         source_detail=one_line(scan.source.detail, 500),
         labels={key: t(f"fleet.{key}", lang) for key in _HEADINGS},
-        clusters=_clusters(fleet, lang) if fleet else (),
+        clusters=_clusters(fleet, lang, key) if fleet else (),
         columns=tuple(one_line(name, 100) for name in fleet.names) if fleet else (),
         rows=tuple(row for row in rows if row.worst in _SHOWN),
         quiet_rows=tuple(row for row in rows if row.worst not in _SHOWN),
@@ -160,7 +180,7 @@ def _message(scan: ScanState, lang: Lang) -> str:
     return t(f"cluster.state.{scan.state}", lang)
 
 
-def _clusters(fleet: FleetReport, lang: Lang) -> tuple[ClusterRow, ...]:
+def _clusters(fleet: FleetReport, lang: Lang, key: bytes) -> tuple[ClusterRow, ...]:
     rows = []
     for cluster in fleet.clusters:
         counts = cluster.report.counts if cluster.report else None
@@ -173,13 +193,13 @@ def _clusters(fleet: FleetReport, lang: Lang) -> tuple[ClusterRow, ...]:
                 unknowns=f"{counts['unknown']:,}" if counts else "",
                 requests=f"{cluster.requests:,}" if counts else "",
                 error=one_line(cluster.error, 300),
-                url=member_url(lang, cluster.name) if cluster.report else "",
+                url=member_url(lang, key, cluster.name) if cluster.report else "",
             )
         )
     return tuple(rows)
 
 
-def _rows(fleet: FleetReport, lang: Lang) -> tuple[CheckRow, ...]:
+def _rows(fleet: FleetReport, lang: Lang, key: bytes) -> tuple[CheckRow, ...]:
     rows = []
     for row in fleet.matrix():
         cells = []
@@ -187,7 +207,7 @@ def _rows(fleet: FleetReport, lang: Lang) -> tuple[CheckRow, ...]:
             if cell == NOT_SCANNED:
                 cells.append(Cell(cell, t("fleet.not-scanned", lang), ""))
                 continue
-            link = f"{member_url(lang, cluster.name)}#{check_anchor(row.check_id)}"
+            link = f"{member_url(lang, key, cluster.name)}#{check_anchor(row.check_id)}"
             cells.append(Cell(cell, t(f"status.{cell}", lang), link))
         rows.append(
             CheckRow(

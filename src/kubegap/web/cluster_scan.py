@@ -21,6 +21,7 @@ from kubegap.checker.fleet.report import FleetReport
 from kubegap.checker.scan_report import ScanReport
 from kubegap.errors import KubegapError
 from kubegap.redaction import redact_text
+from kubegap.unexpected import describe
 from kubegap.web.cluster_source import OFF, ClusterSource
 
 _LOG = logging.getLogger("kubegap.web")
@@ -92,6 +93,8 @@ class ClusterScan:
         # Shown in the cluster page's rescan form and required by the POST that starts a scan, so a
         # page on another site (which cannot read ours) cannot start one.
         self.action_token = secrets.token_urlsafe(24)
+        # Keys the opaque ids that stand for context names in URLs (a name can hold a credential).
+        self.link_key = secrets.token_bytes(32)
 
     @classmethod
     def off(cls) -> ClusterScan:
@@ -163,9 +166,9 @@ class ClusterScan:
                 report = result
         except KubegapError as problem:
             error = problem.one_line()
-        except Exception as problem:  # a bug in a check or a client: shown as one line, logged in full
-            _LOG.exception("cluster scan failed unexpectedly")
-            error = f"unexpected {type(problem).__name__}: {' '.join(str(problem).split())}"
+        except Exception as problem:  # a bug in a check or a client: one redacted line, shown and logged
+            error = f"unexpected {type(problem).__name__}: {' '.join(str(problem).split())}"  # redacted below
+            _LOG.error("cluster scan failed: %s", describe(problem))
         with self._lock:
             started = self._state.started_at
             if fleet is not None:

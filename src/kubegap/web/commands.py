@@ -176,5 +176,11 @@ def serve(
                 err=True,
             )
         cluster.start()
-        config = uvicorn.Config(app, log_level="warning", server_header=False, proxy_headers=False)
+        config = uvicorn.Config(
+            app,
+            log_level="warning",
+            log_config=None,  # uvicorn's lines go through the one-line, redacted log format
+            server_header=False,
+            proxy_headers=False,
+        )
         uvicorn.Server(config).run(sockets=[listener])

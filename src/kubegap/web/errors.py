@@ -1,7 +1,8 @@
 """Every failure as the reader should see it: a friendly page in their language, or the JSON error shape.
 
 Nothing escapes as a bare 500 with a traceback: expected failures are KubegapErrors with their own
-status; Starlette's 404/405 keep theirs; anything else is logged and shown as a calm error page.
+status; Starlette's 404/405 keep theirs; anything else is logged in one redacted line (never a
+traceback) and shown as a calm error page.
 A `.json` URL (or a JSON export) always gets `{"error": {"code", "message"}}`.
 """
 
@@ -15,6 +16,7 @@ from starlette.responses import Response
 
 from kubegap.errors import KubegapError, NotFoundError, UsageError
 from kubegap.text import Lang
+from kubegap.unexpected import describe
 from kubegap.web import urls
 from kubegap.web.labels import t
 from kubegap.web.layout import build_layout
@@ -40,7 +42,7 @@ def as_kubegap_error(error: Exception, lang: Lang) -> KubegapError:
         )
         wrapped.http_status = error.status_code
         return wrapped
-    _LOG.exception("unexpected error while serving a page")
+    _LOG.error("unexpected error while serving a page: %s", describe(error))
     return ServerError(t("error.error", lang))
 
 

@@ -21,10 +21,12 @@ _WEB_LABELS: dict[str, tuple[str, str]] = {
     "skip": ("본문으로 건너뛰기", "Skip to content"),
     "nav.main": ("주 메뉴", "Main"),
     "nav.facets": ("분류", "Facets"),
+    "nav.errors": ("오류 카탈로그", "Error catalog"),
     "lang.switch": ("English", "한국어"),
     "lang.switch.label": ("Read this page in English", "이 페이지를 한국어로 보기"),
     "tab.incidents": ("사례", "Incidents"),
     "tabs.label": ("둘러보기", "Browse by"),
+    "facets.jump": ("원인·구성 요소·증상으로 좁히기 ↓", "Narrow by cause, component, symptom ↓"),
     "facet.by": ("{facet}별", "By {facet}"),
     "search.label": ("사례 검색", "Search incidents"),
     "search.placeholder": (
@@ -47,6 +49,10 @@ _WEB_LABELS: dict[str, tuple[str, str]] = {
     "results.label": ("검색 결과", "Results"),
     "card.open": ("사례 자세히 보기", "Open the full case"),
     "card.matched": ("일치한 오류 시그니처", "Matched error signature"),
+    "catalog.hits": (
+        "오류 카탈로그: 이 오류의 뜻과 보통의 조치",
+        "Error catalog: what this error means and what to do",
+    ),
     "checkbox.title": ("내 클러스터에서 점검하기", "Check it in my cluster"),
     "checkbox.intro": (
         "kubegap은 쿠버네티스 클러스터를 읽기만 하면서, "
@@ -121,6 +127,13 @@ _WEB_LABELS: dict[str, tuple[str, str]] = {
         "Studies that count failures by kind across a large GPU fleet over a long period.",
     ),
     "studies.none": ("아직 실린 연구가 없습니다.", "No studies yet."),
+    "studies.jump": ("연구 목록", "All studies at a glance"),
+    "studies.organization": ("기관", "Organisation"),
+    "studies.gpus": ("GPU 수", "GPUs"),
+    "studies.study": ("연구", "Study"),
+    "studies.largest": ("비중이 큰 항목", "Largest shares"),
+    "studies.open": ("차트와 항목 {count}개 모두 보기", "The chart and all {count} rows"),
+    "studies.top": ("연구 목록으로", "Back to the list of studies"),
     "study.period": ("기간", "Period"),
     "study.fleet": ("규모", "Fleet"),
     "study.measure": ("집계 대상", "What is counted"),

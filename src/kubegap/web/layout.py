@@ -43,6 +43,7 @@ _SECTIONS = (
     ("incidents", "incidents", urls.incidents_url),
     ("facets", "nav.facets", urls.facets_url),
     ("studies", "studies", urls.studies_url),
+    ("errors", "nav.errors", urls.errors_url),
     ("checks", "checks", urls.checks_url),
     ("cluster", "nav.cluster", urls.cluster_url),
 )

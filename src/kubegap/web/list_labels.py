@@ -12,7 +12,7 @@ LIST_LABELS: dict[str, tuple[str, str]] = {
     "facet.none": ("이 분류에서 더 고를 값이 없습니다.", "No values to choose in this facet."),
     "badge.scope.demo": ("데모 클러스터", "demo cluster"),
     "badge.scope.live": ("실제 클러스터: 컨텍스트 {context}", "live: context {context}"),
-    "badge.scope.snapshot": ("스냅샷: {file}", "snapshot: {file}"),
+    "badge.scope.snapshot": ("스냅숏: {file}", "snapshot: {file}"),
     "badge.scope.manifests": ("매니페스트: {file}", "manifests: {file}"),
     "badge.current-context": ("현재 컨텍스트", "current"),
     "badge.hint": ("이 점검의 결과: {status} ({scope})", "This check: {status} ({scope})"),

@@ -15,6 +15,7 @@ from kubegap.text import count_label, label, result_range
 from kubegap.web import urls
 from kubegap.web.cards import IncidentCard, build_card
 from kubegap.web.checkbox import CheckBox, build_check_box
+from kubegap.web.error_pages import ErrorSummary, error_summary
 from kubegap.web.facet_tree import Branch, FacetGroup, FacetValueView, build_groups, facet_title
 from kubegap.web.highlight import hit_marks
 from kubegap.web.labels import t
@@ -93,6 +94,9 @@ class ListPage:
     suggestions: tuple[Suggestion, ...]
     paging: Paging
     check_box: CheckBox
+    catalog: tuple[
+        ErrorSummary, ...
+    ] = ()  # error-catalog entries the search text names (`XID79`, a log line)
 
 
 def search_with_notices(site: Site, state: ListState) -> tuple[SearchResult, tuple[str, ...]]:
@@ -111,7 +115,7 @@ def build_list_page(site: Site, state: ListState) -> ListPage:
     query, tab, view, lang = result.query, state.tab, state.view, state.query.lang
     taxonomy = site.knowledge.taxonomy
     toggles: dict[tuple[str, str], str] = {}
-    toggler = urls.Toggler(query, tab, view)
+    toggler = urls.Toggler(query, tab, view, taxonomy)
 
     def toggle(facet: str, term: str) -> str:
         """One URL per value and page: the same term sits on many cards and in the facet tree."""
@@ -174,6 +178,7 @@ def build_list_page(site: Site, state: ListState) -> ListPage:
             query.page, result.page_count, lambda number: urls.page_url(query, tab, number, view)
         ),
         check_box=build_check_box(site, result.recurring_components, result.total, lang),
+        catalog=tuple(error_summary(entry, lang) for entry in result.errors),
     )
 
 

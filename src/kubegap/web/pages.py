@@ -86,8 +86,8 @@ def _study(request: Request, site: Site, lang: Lang) -> Page:
 
 
 def _errors(request: Request, site: Site, lang: Lang) -> Page:
-    context = error_pages.build_error_catalog_page(site, lang)
-    return Page(context, "error_catalog.html", context.title, "incidents")
+    context = error_pages.build_error_catalog_page(site, lang, request.query_params)
+    return Page(context, "error_catalog.html", context.title, "errors")
 
 
 def _error(request: Request, site: Site, lang: Lang) -> Page:
@@ -95,7 +95,7 @@ def _error(request: Request, site: Site, lang: Lang) -> Page:
     context = error_pages.build_error_page(site, error_id, lang)
     if context is None:
         raise NotFoundError(t("error.not-found", lang) + f": {error_id[:100]}")
-    return Page(context, "error_entry.html", context.title, "incidents")
+    return Page(context, "error_entry.html", context.title, "errors")
 
 
 def _checks(request: Request, site: Site, lang: Lang) -> Page:

@@ -1,14 +1,16 @@
 """Fleet study pages: each study's table as a server-drawn SVG bar chart, with period, fleet and sources.
 
 Studies count failures by kind over a fleet and a period; they put the single stories of the library
-in proportion. Bars are sorted and grouped by the rows' cause tags at the second level of the cause
-tree (GPU faults together, network faults together), the level at which studies group their own
-categories. Every chart, on the index and on the study's page, has a table twin for screen readers
-and for copying figures.
+in proportion. The index is a compact list under a jump table (organisation, study, GPUs): each entry
+gives the summary's first sentence, the three largest rows and a link to the study's page, which has
+the chart. Bars are sorted and grouped by the rows' cause tags at the second level of the cause tree
+(GPU faults together, network faults together), the level at which studies group their own
+categories. Every chart has a table twin for screen readers and for copying figures.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from kubegap.knowledge.loader import Taxonomy
@@ -44,6 +46,11 @@ class StudySummary:
     chart: BarChart
     wide_chart: BarChart
     rows: tuple[StudyRowView, ...] = ()
+    anchor: str = ""  # the entry's id on the index page, which the jump table links
+    lead: str = ""  # the summary's first sentence, for the compact list
+    years: str = ""  # '2023' or '2019-2020', for the jump table
+    gpus: str = ""  # '16,000 GPUs', or '' when the study does not say
+    largest: tuple[StudyRowView, ...] = ()  # the three largest rows, largest first
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,23 +133,73 @@ def _rows(study: Study, taxonomy: Taxonomy, lang: Lang) -> tuple[StudyRowView, .
     )
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "al.", "approx.", "no.")
+
+
+def first_sentence(text: str) -> str:
+    """The text up to its first full stop followed by a space ('39.7%' and 'e.g. ' do not end one)."""
+    for found in _SENTENCE_END.finditer(text):
+        head = text[: found.start()]
+        if not head.lower().endswith(_ABBREVIATIONS) and len(head) >= 5:
+            return head
+    return text
+
+
+def _years(study: Study) -> str:
+    start, end = study.period_start, study.period_end
+    if start is None and end is None:
+        return ""
+    first, last = (start or end), (end or start)
+    assert first is not None and last is not None
+    return str(first.year) if first.year == last.year else f"{first.year}-{last.year}"
+
+
+def _gpus(study: Study, lang: Lang) -> str:
+    if study.fleet_gpus is None:
+        return ""
+    return f"GPU {study.fleet_gpus:,}개" if lang == "ko" else f"{study.fleet_gpus:,} GPUs"
+
+
+def _largest(study: Study, rows: tuple[StudyRowView, ...]) -> tuple[StudyRowView, ...]:
+    """The three largest rows by share (or by count where the study gives no shares), largest first."""
+
+    def size(pair: tuple[StudyRow, StudyRowView]) -> float:
+        row = pair[0]
+        if row.share_percent is not None:
+            return row.share_percent
+        if row.count is not None and study.total:
+            return 100.0 * row.count / study.total
+        return float(row.count) if row.count is not None else -1.0
+
+    ranked = sorted(zip(study.rows, rows, strict=True), key=size, reverse=True)
+    return tuple(view for _, view in ranked[:3])
+
+
 def build_studies_page(site: Site, lang: Lang) -> StudiesPage:
     taxonomy = site.knowledge.taxonomy
     studies = []
     for study in site.knowledge.studies:
         chart, wide = _charts(study, taxonomy, lang)
+        rows = _rows(study, taxonomy, lang)
+        summary = study.summary.get(lang)
         studies.append(
             StudySummary(
                 study.id,
                 study.title.get(lang),
-                study.summary.get(lang),
+                summary,
                 taxonomy.organization_name(study.organization, lang),
                 study.period.get(lang),
                 study.fleet.get(lang),
                 urls.study_url(lang, study.id),
                 chart,
                 wide,
-                _rows(study, taxonomy, lang),
+                rows,
+                anchor=f"study-{study.id}",
+                lead=first_sentence(summary),
+                years=_years(study),
+                gpus=_gpus(study, lang),
+                largest=_largest(study, rows),
             )
         )
     return StudiesPage("studies", lang, t("studies.title", lang), tuple(studies))

@@ -10,8 +10,9 @@ from dataclasses import replace
 from functools import lru_cache
 from urllib.parse import quote, urlencode
 
+from kubegap.knowledge.collection import Taxonomy
 from kubegap.knowledge.organizations import LIBRARY_FACETS
-from kubegap.library.query import DEFAULT_PER_PAGE, SearchQuery
+from kubegap.library.query import DEFAULT_PER_PAGE, SearchQuery, toggled_values
 
 TABS: tuple[str, ...] = (*LIBRARY_FACETS, "incidents")
 DEFAULT_TAB = "cause"
@@ -56,6 +57,10 @@ def studies_url(lang: str) -> str:
 
 def study_url(lang: str, study_id: str) -> str:
     return path(lang, "studies", study_id)
+
+
+def errors_url(lang: str) -> str:
+    return path(lang, "errors")
 
 
 def checks_url(lang: str) -> str:
@@ -124,9 +129,17 @@ def list_url(query: SearchQuery, tab: str = DEFAULT_TAB, view: str = DEFAULT_VIE
     return incidents_url(query.lang) + ("?" + encoded if encoded else "")
 
 
-def toggle_url(query: SearchQuery, tab: str, facet: str, term_id: str, view: str = DEFAULT_VIEW) -> str:
-    """The view with this facet value added, or removed when it is already selected."""
-    return list_url(query.toggled(facet, term_id), tab, view)
+def toggle_url(
+    query: SearchQuery,
+    tab: str,
+    facet: str,
+    term_id: str,
+    view: str = DEFAULT_VIEW,
+    taxonomy: Taxonomy | None = None,
+) -> str:
+    """The view with this facet value added, or removed when it is already selected; with the
+    taxonomy, a value above or below a selected one replaces it (`toggled_values`)."""
+    return list_url(query.toggled(facet, term_id, taxonomy), tab, view)
 
 
 class Toggler:
@@ -135,8 +148,14 @@ class Toggler:
     links a hundred facet values and every chip on twenty cards; urlencode for each was a third of
     the page's time. The result is byte for byte what toggle_url gives (a test holds them equal)."""
 
-    def __init__(self, query: SearchQuery, tab: str = DEFAULT_TAB, view: str = DEFAULT_VIEW) -> None:
-        self._query, self._tab, self._view = query, tab, view
+    def __init__(
+        self,
+        query: SearchQuery,
+        tab: str = DEFAULT_TAB,
+        view: str = DEFAULT_VIEW,
+        taxonomy: Taxonomy | None = None,
+    ) -> None:
+        self._query, self._tab, self._view, self._taxonomy = query, tab, view, taxonomy
         self._base = incidents_url(query.lang)
         self._filters = query.filters
         self._text = _encoded([("q", query.text)]) if query.text else ""
@@ -151,11 +170,11 @@ class Toggler:
 
     def url(self, facet: str, term_id: str) -> str:
         if facet not in self._pieces:  # a facet the query string does not carry: the slow, general way
-            return toggle_url(self._query, self._tab, facet, term_id, self._view)
+            return toggle_url(self._query, self._tab, facet, term_id, self._view, self._taxonomy)
         current = self._filters.get(facet, ())
-        chosen = tuple(value for value in current if value != term_id)
-        if chosen == current:
-            chosen = (*current, term_id)
+        taxonomy = self._taxonomy
+        lineage = (lambda term: taxonomy.ancestors(facet, term)) if taxonomy is not None else None
+        chosen = toggled_values(current, term_id, lineage)
         pieces = [self._text]
         for name in LIBRARY_FACETS:
             pieces.append(

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from k8s_emulator import KubeEmulator
-from k8s_emulator.factories import gpu_cluster
+from k8s_emulator.factories import gpu_cluster, gpu_node, pod
 from k8s_emulator.testing import StartEmulator, assert_read_only
 
 
@@ -97,3 +97,39 @@ def test_scan_timeout_ends_an_endless_list_and_the_report_says_so(
 def test_limit_flags_are_validated_in_one_line(tmp_path: Path) -> None:
     done = _kubegap("scan", "--max-page-mb", "0", home=tmp_path)
     assert done.returncode == 2 and "--max-page-mb" in done.stderr
+
+
+def test_snapshot_redacts_configmaps_and_env_values_unless_raw(
+    start_emulator: StartEmulator, kubeconfig_for: Callable[[KubeEmulator], Path], tmp_path: Path
+) -> None:
+    """A snapshot is attached to tickets: ConfigMap contents and literal env credentials stay out."""
+    secret = "hunter2-7f3a9c1e5b"
+    config_map = {
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": "app", "namespace": "team"},
+        "data": {"settings.ini": f"[db]\nuser = app\npass = {secret}\n"},
+    }
+    workload = pod("trainer", "team", node="n1", gpus=1)
+    workload["spec"]["containers"][0]["env"] = [
+        {"name": "DATABASE_CONNECTION", "value": f"app:{secret}"},
+        {"name": "NCCL_DEBUG", "value": "INFO"},
+    ]
+    emulator = start_emulator([gpu_node("n1"), config_map, workload])
+    kubeconfig = str(kubeconfig_for(emulator))
+    redacted = tmp_path / "snapshot.json"
+    done = _kubegap("snapshot", "--kubeconfig", kubeconfig, "-o", str(redacted), home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert secret not in redacted.read_text(encoding="utf-8") and "Warning" not in done.stderr
+    items = {
+        item["metadata"]["name"]: item for item in json.loads(redacted.read_text(encoding="utf-8"))["items"]
+    }
+    assert items["app"]["data"] == {"settings.ini": "[REDACTED]"}
+    env = {entry["name"]: entry["value"] for entry in items["trainer"]["spec"]["containers"][0]["env"]}
+    assert env == {"DATABASE_CONNECTION": "[REDACTED]", "NCCL_DEBUG": "INFO"}
+    raw = tmp_path / "raw.json"
+    done = _kubegap("snapshot", "--kubeconfig", kubeconfig, "-o", str(raw), "--raw", home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert secret in raw.read_text(encoding="utf-8")
+    assert done.stderr.startswith("Warning: a --raw snapshot holds ConfigMap contents and env values")
+    assert_read_only(emulator)

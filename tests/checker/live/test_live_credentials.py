@@ -194,7 +194,8 @@ def test_a_hung_plugin_ends_within_the_scan_budget(start_emulator: StartEmulator
     )
     line = _one_error_line(done)
     assert "credential plugin (exec) of context 'lab'" in line and "did not finish within 5 s" in line, line
-    assert seconds < 12, seconds
+    # Well under the plugin's 60 s: the cut happened. Start-up on a loaded machine takes the rest.
+    assert seconds < 40, seconds
     assert emulator.requests == []
     time.sleep(0.5)
     assert not marker.exists()

@@ -85,11 +85,29 @@ def test_403_is_forbidden_and_the_rest_is_still_read(
     assert_read_only(emulator)
 
 
-def test_404_on_list_is_absent(start_emulator: StartEmulator, kubeconfig_for: Kubeconfig) -> None:
+@pytest.mark.parametrize(
+    ("pattern", "kinds"),
+    [
+        (r"/apis/jobset\.x-k8s\.io/.*/jobsets", ["jobset.x-k8s.io/JobSet"]),
+        (r"/api/v1/nodes", ["Node"]),
+        (r"/api/v1/pods", ["Pod"]),
+        (r"/apis/jobset\.x-k8s\.io/v1alpha2", ["jobset.x-k8s.io/JobSet"]),  # the group's discovery document
+        (r"/api/v1", ["Node", "Pod"]),  # the core group's discovery document
+    ],
+)
+def test_404_for_a_kind_discovery_announced_is_failed_not_absent(
+    start_emulator: StartEmulator, kubeconfig_for: Kubeconfig, pattern: str, kinds: list[str]
+) -> None:
+    """Only "not in discovery" is absent; a 404 where discovery pointed is a read that failed."""
     emulator = start_emulator(_cluster())
-    emulator.inject(Fault(r"/apis/jobset\.x-k8s\.io/.*/jobsets", status=404))
+    fault = emulator.inject(Fault(pattern, status=404))
     snapshot = read_cluster(KINDS, kubeconfig=str(kubeconfig_for(emulator)))
-    assert snapshot.status_of("jobset.x-k8s.io/JobSet").status is Coverage.absent
+    assert fault.hits >= 1
+    for kind in kinds:
+        coverage = snapshot.status_of(kind)
+        assert coverage.status is Coverage.failed and "404" in coverage.detail, (kind, coverage)
+        assert kind not in snapshot.objects
+    assert snapshot.status_of("kubeflow.org/PyTorchJob").status is Coverage.absent  # never announced
     assert_read_only(emulator)
 
 

@@ -120,6 +120,8 @@ def test_pytorchjobs_forbidden_or_their_group_failing_keeps_the_nccl_checks_from
     for fault in (
         Fault(r"/apis/kubeflow.org/v1/pytorchjobs", status=403),
         Fault(r"/apis/kubeflow.org(/v1)?", status=500),
+        Fault(r"/apis/kubeflow.org/v1/pytorchjobs", status=404),  # discovery listed it: failed, not absent
+        Fault(r"/apis/kubeflow.org/v1", status=404),  # /apis announced the version
     ):
         emulator.inject(fault)
         client = ReadOnlyClient.from_kubeconfig(str(kubeconfig_for(emulator)), sleep=lambda seconds: None)
@@ -133,6 +135,26 @@ def test_pytorchjobs_forbidden_or_their_group_failing_keeps_the_nccl_checks_from
         assert report.unreadable.checks == 5
         assert ("kubegap rbac" if fault.status == 403 else "") == report.unreadable.fix
     assert_read_only(emulator)
+
+
+@pytest.mark.parametrize(
+    ("kind", "path"), [("Node", "/api/v1/nodes"), ("Pod", "/api/v1/pods"), ("Node", "/api/v1")]
+)
+def test_a_404_where_discovery_pointed_leaves_no_pass_that_depends_on_the_kind(
+    demo_cluster: tuple[KubeEmulator, list[str]], tmp_path: Path, kind: str, path: str
+) -> None:
+    """A 404 on the LIST of nodes or pods (or on /api/v1 itself) made them "absent" and checks passed."""
+    emulator, _installed = demo_cluster
+    kubeconfig = emulator.write_kubeconfig(tmp_path / "kubeconfig", context="demo")
+    assert _passing_readers(_scan(emulator, kubeconfig), kind), "the demo has passes that read the kind"
+    fault = emulator.inject(Fault(re.escape(path), status=404))
+    try:
+        report = _scan(emulator, kubeconfig)
+    finally:
+        emulator.faults.remove(fault)
+    assert fault.hits >= 1
+    assert any(row.kind == kind and row.status == "failed" for row in report.coverage)
+    assert _passing_readers(report, kind) == []
 
 
 def _node_bodies() -> list[tuple[str, Any, str]]:

@@ -56,8 +56,8 @@ CHECK = CheckMeta(
     ),
     decides=text(
         "failurePolicy가 Fail(v1 기본값)이고 클러스터 Service를 부르며, 기본 API 그룹(코어, apps, "
-        "*.k8s.io, '*')의 네임스페이스 리소스를 가로채고, namespaceSelector가 kube-system의 라벨과 맞고, "
-        "objectSelector가 라벨 없는 오브젝트도 고르는 웹훅을 봅니다. Service의 selector에 맞는 "
+        "*.k8s.io, '*')의 네임스페이스 리소스를 가로채고, namespaceSelector가 kube-system의 레이블과 맞고, "
+        "objectSelector가 레이블 없는 오브젝트도 고르는 웹훅을 봅니다. Service의 selector에 맞는 "
         "Deployment·StatefulSet의 레플리카 합이 2 미만이면 실패, 2 이상인데 그 파드를 고르는 PDB가 없으면 "
         "실패(중간 심각도)입니다. 자기 CRD만 가로채는 오퍼레이터 웹훅은 건너뜁니다.",
         "Looks at webhooks with failurePolicy Fail (the v1 default) calling an in-cluster Service that "

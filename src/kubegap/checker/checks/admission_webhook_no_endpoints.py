@@ -50,9 +50,9 @@ CHECK = CheckMeta(
     ),
     decides=text(
         "Validating·MutatingWebhookConfiguration의 웹훅 가운데 failurePolicy가 Fail(v1의 기본값)이고 "
-        "클러스터 안 Service를 부르는 것마다, 그 Service의 EndpointSlice(kubernetes.io/service-name 라벨)에 "
-        "ready가 false가 아닌 주소가 하나도 없으면 실패입니다. Service가 없어도 실패입니다. URL로 부르는 "
-        "웹훅, Ignore 웹훅, ExternalName Service는 건너뜁니다.",
+        "클러스터 안 Service를 부르는 것마다, 그 Service의 EndpointSlice"
+        "(kubernetes.io/service-name 레이블)에 ready가 false가 아닌 주소가 하나도 없으면 실패입니다. "
+        "Service가 없어도 실패입니다. URL로 부르는 웹훅, Ignore 웹훅, ExternalName Service는 건너뜁니다.",
         "For each webhook of a Validating- or MutatingWebhookConfiguration with failurePolicy Fail (the v1 "
         "default) that calls an in-cluster Service, fails when the Service's EndpointSlices (label "
         "kubernetes.io/service-name) hold no address whose ready condition is not false, or the Service "

@@ -24,7 +24,7 @@ CHECK = CheckMeta(
     ),
     remediation=text(
         "DaemonSet에 GPU 노드의 taint(예: nvidia.com/gpu:NoSchedule)에 대한 toleration을 추가하고, "
-        "nodeSelector가 모든 GPU 노드의 라벨과 맞는지 확인하세요. desiredNumberScheduled와 numberReady를 "
+        "nodeSelector가 모든 GPU 노드의 레이블과 맞는지 확인하세요. desiredNumberScheduled와 numberReady를 "
         "GPU 노드 수와 비교해 경보를 거세요.",
         "Add tolerations for the GPU nodes' taints (e.g. nvidia.com/gpu:NoSchedule) and make sure the "
         "nodeSelector matches every GPU node's labels. Alert when desiredNumberScheduled or numberReady "

@@ -57,14 +57,17 @@ CHECK = CheckMeta(
         "어노테이션을 찾고, 하나도 없으면 실패입니다. DaemonSet 없이 ClusterPolicy만 있는 입력에서는 "
         "dcgmExporter가 켜져 있는데 serviceMonitor가 꺼져 있고 그 파드를 고르는 모니터도 없으면 "
         "실패입니다. 네임스페이스가 자리표시자인 DaemonSet(오퍼레이터가 채워 넣는 에셋 등)은 "
-        "알 수 없음입니다. "
+        "알 수 없음이고, 모니터가 하나도 없는 매니페스트의 어노테이션 없는 exporter도(모니터가 다른 파일에 "
+        "있을 수 있으므로) 알 수 없음입니다. "
         "Prometheus 설정 파일처럼 API 밖의 스크레이프 설정은 볼 수 없습니다.",
         "For each dcgm-exporter DaemonSet, looks for a PodMonitor selecting its pods, a ServiceMonitor "
         "(namespace selector included) selecting a Service that selects its pods, or a "
         'prometheus.io/scrape: "true" annotation on the pod template or such a Service; with none, it '
         "fails. Where the input has a ClusterPolicy but no exporter DaemonSet, it fails when dcgmExporter "
         "is on, its serviceMonitor is off and no monitor selects the operator's exporter pods. A DaemonSet "
-        "whose namespace is a placeholder (an asset an operator fills in) is unknown. Scrape "
+        "whose namespace is a placeholder (an asset an operator fills in) is unknown, and so is an "
+        "unannotated exporter in manifests that hold no monitor at all (it may be in another file). "
+        "Scrape "
         "configs outside the API, such as a Prometheus config file, cannot be seen.",
     ),
     incidents=("nvidia-aicr-2026-02-dcgm-exporter-servicemonitor-disabled-no-gpu-metrics",),
@@ -122,6 +125,20 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         if how:
             continue
         problems += 1
+        if snapshot.mode == "manifests" and not (service_monitors or pod_monitors):
+            # Manifests without any monitor: it may well be in a file beside this one, not given.
+            yield unknown(
+                CHECK,
+                exporter.ref,
+                message(
+                    "이 매니페스트에는 ServiceMonitor도 PodMonitor도 없어, {name:을} 긁는 설정이 다른 "
+                    "파일에 있는지 알 수 없습니다(함께 스캔하면 판단합니다)",
+                    "these manifests hold no ServiceMonitor or PodMonitor, so whether another file scrapes "
+                    "{name} cannot be told (scan them together)",
+                    name=exporter.ref.display(),
+                ),
+            )
+            continue
         if unread:
             yield unknown(
                 CHECK,

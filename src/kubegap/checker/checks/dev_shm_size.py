@@ -9,6 +9,7 @@ from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import (
     role_workloads,
     text,
+    unknown,
     workload_failed,
     workload_verdicts,
 )
@@ -16,7 +17,7 @@ from kubegap.checker.extract import shm_size_bytes
 from kubegap.checker.extract.podspec import tpu_only
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
-from kubegap.checker.workload import WORKLOAD_KINDS, Role, uses_gloo, uses_nccl_tests
+from kubegap.checker.workload import WORKLOAD_KINDS, Role, runs_bounded_benchmark, uses_gloo, uses_nccl_tests
 
 MIN_BYTES = 1024**3
 # Operators that mount /dev/shm into the pods they build (KubeRay, the Trainer runtime, the NIM
@@ -59,12 +60,15 @@ CHECK = CheckMeta(
     decides=text(
         "GPU를 2개 이상 요청하는 파드 템플릿이나 여러 노드 학습 템플릿에 메모리 emptyDir /dev/shm이 없거나 "
         "1GiB 미만이고 hostIPC도 아니면 실패입니다. KubeRay와 TrainJob은 그 컨트롤러가 정하므로, gloo "
-        "백엔드 작업과 gpu-burn 같은 스트레스 테스트, 파드당 GPU 하나인 벤치마크는 NCCL 공유 메모리도 "
-        "데이터 로더도 쓰지 않으므로 건너뜁니다.",
+        "백엔드 작업과 gpu-burn·nvbandwidth 같은 정해진 시간만 도는 측정 도구는 NCCL 공유 메모리도 데이터 "
+        "로더도 쓰지 않으므로 건너뜁니다. 다른 벤치마크는 파드당 GPU가 2개 이상일 때만 봅니다. "
+        "이미지 없는 컨테이너로 된 패치 조각은 기본 매니페스트를 볼 수 없으므로 알 수 없음입니다.",
         "Fails a pod template that requests 2+ GPUs, or belongs to multi-node training, when it has no "
         "memory emptyDir at /dev/shm (or one under 1 GiB) and is not hostIPC. Skipped: KubeRay and "
-        "TrainJob (their controllers decide), and gloo-backend jobs, GPU stress tests such as gpu-burn and "
-        "one-GPU-per-pod benchmarks, which use neither NCCL shared memory nor a data loader.",
+        "TrainJob (their controllers decide), and gloo-backend jobs and fixed-length measurement tools such "
+        "as gpu-burn and nvbandwidth, which use neither NCCL shared memory nor a data loader; other "
+        "benchmarks are judged when a pod has 2 or more GPUs. A patch fragment (containers without an "
+        "image) is unknown: the base it merges into is not in the input.",
     ),
     incidents=(
         "bloom-2022-05-18-dataloader-deadlock",
@@ -95,14 +99,30 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
         for w in selection.chosen
         if w.kind_key not in SKIPPED
         and not uses_gloo(w)
-        and (w.role is not Role.benchmark or uses_nccl_tests(w))
+        and (w.role is not Role.benchmark or uses_nccl_tests(w) or not runs_bounded_benchmark(w))
     ]
     problems = []
     for workload in chosen:
+        if workload.fragment:
+            # A kustomize component or patch: its /dev/shm mount, if any, is in the base it merges into.
+            problems.append(
+                unknown(
+                    CHECK,
+                    workload.owner,
+                    message(
+                        "패치 조각이라(이미지 없는 컨테이너) 병합될 기본 매니페스트의 /dev/shm을 볼 수 "
+                        "없습니다",
+                        "a patch fragment (containers without an image): the /dev/shm of the base it merges "
+                        "into is not in this input",
+                    ),
+                    workload.evidence,
+                )
+            )
+            continue
         for template in workload.templates:
             if (
                 template.gpus == 0
-                or (template.gpus < 2 and not workload.distributed)
+                or (template.gpus < 2 and (not workload.distributed or workload.role is Role.benchmark))
                 or template.spec.get("hostIPC") is True
                 or tpu_only(template.spec)
             ):

@@ -17,7 +17,7 @@ CHECK = CheckMeta(
     id="device-plugin-healthchecks-disabled",
     area="gpu-health",
     severity=Severity.high,
-    title=text("디바이스 플러그인의 GPU 상태 검사", "Device-plugin GPU health checks"),
+    title=text("디바이스 플러그인의 GPU 상태 점검", "Device-plugin GPU health checks"),
     why=text(
         "DP_DISABLE_HEALTHCHECKS를 all이나 xids로 두면 디바이스 플러그인이 XID를 무시하고 고장 난 GPU를 "
         "계속 파드에 줍니다. 'GPU가 영구히 unhealthy로 남는' 문제를 피하려고 끄는 경우가 많지만, 그러면 "

@@ -42,14 +42,14 @@ CHECK = CheckMeta(
     remediation=text(
         "유휴 노드나 작업 시작 전에 dcgmi diag(레벨 2~3), NCCL all-reduce 테스트를 돌리는 CronJob이나 IBM "
         "Autopilot, NVSentinel, SageMaker HyperPod 심층 상태 확인 같은 도구를 두고, 결과를 노드 "
-        "라벨이나 condition으로 남기세요.",
+        "레이블이나 condition으로 남기세요.",
         "Run dcgmi diag (level 2-3) and an NCCL all-reduce test on idle nodes or before jobs, through a "
         "CronJob or a tool such as IBM Autopilot, NVSentinel or SageMaker HyperPod deep health checks, and "
         "record the result as a node label or condition.",
     ),
     decides=text(
         "GPU 노드가 있을 때, dcgmi diag·gpu-burn·NCCL 테스트를 실행하는 CronJob/Job/DaemonSet, 능동 진단 "
-        "에이전트, 또는 노드의 진단 결과 라벨 중 하나라도 있으면 통과, 없으면 실패입니다.",
+        "에이전트, 또는 노드의 진단 결과 레이블 중 하나라도 있으면 통과, 없으면 실패입니다.",
         "With GPU nodes present, passes if any CronJob, Job or DaemonSet runs dcgmi diag, gpu-burn or NCCL "
         "tests, an active-diagnostics agent runs, or nodes carry diagnostic result labels; fails otherwise.",
     ),

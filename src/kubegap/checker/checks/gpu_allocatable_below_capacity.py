@@ -33,7 +33,7 @@ CHECK = CheckMeta(
     ),
     decides=text(
         "GPU 노드마다 GPU 리소스의 allocatable이 capacity보다 작거나, MIG를 쓰지 않는데 capacity가 GFD "
-        "라벨 nvidia.com/gpu.count보다 작으면 실패입니다.",
+        "레이블 nvidia.com/gpu.count보다 작으면 실패입니다.",
         "For each GPU node, fails when a GPU resource's allocatable is below its capacity, or (without "
         "MIG) when capacity is below the GFD label nvidia.com/gpu.count.",
     ),

@@ -40,14 +40,14 @@ CHECK = CheckMeta(
     ),
     remediation=text(
         "드라이버 업그레이드를 풀 단위로 끝까지 마치고(GPU Operator upgradePolicy), 끝나지 않은 노드는 "
-        "cordon하세요. 학습 작업은 nvidia.com/cuda.driver 라벨로 버전을 고정해 배치하세요.",
+        "cordon하세요. 학습 작업은 nvidia.com/cuda.driver 레이블로 버전을 고정해 배치하세요.",
         "Finish driver upgrades pool by pool (GPU Operator upgradePolicy) and cordon nodes left behind. "
         "Pin training jobs to one version with the nvidia.com/cuda.driver labels.",
     ),
     decides=text(
-        "GPU Feature Discovery 라벨(nvidia.com/cuda.driver.major/minor/rev 또는 "
+        "GPU Feature Discovery 레이블(nvidia.com/cuda.driver.major/minor/rev 또는 "
         "cuda.driver-version.full)로 노드 풀마다 드라이버 버전을 모아, 한 풀에 두 버전 이상이면 "
-        "실패입니다. 라벨이 없으면 판단할 수 없습니다.",
+        "실패입니다. 레이블이 없으면 판단할 수 없습니다.",
         "Groups GPU nodes by pool and reads the GPU Feature Discovery labels "
         "(nvidia.com/cuda.driver.major/minor/rev or cuda.driver-version.full); more than one version in a "
         "pool fails. Without the labels it cannot decide.",

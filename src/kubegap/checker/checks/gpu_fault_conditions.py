@@ -34,7 +34,8 @@ CHECK = CheckMeta(
         "GPUd. Then make those conditions drive cordon, taint or replacement.",
     ),
     decides=text(
-        "어느 GPU 노드에도 GPU·XID·NVLink·가속기 관련 condition 유형이나 건강 검사 라벨이 없으면 실패입니다.",
+        "어느 GPU 노드에도 GPU·XID·NVLink·가속기 관련 condition 유형이나 상태 점검 레이블이 없으면 "
+        "실패입니다.",
         "Fails when no GPU node carries any GPU, XID, NVLink or accelerator condition type or health-check "
         "label.",
     ),

@@ -11,7 +11,7 @@ from kubegap.checker.checks._common import role_workloads, text, workload_failed
 from kubegap.checker.extract import dig, items
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
-from kubegap.checker.workload import WORKLOAD_KINDS, Role, Workload
+from kubegap.checker.workload import WORKLOAD_KINDS, Role, Workload, runs_bounded_benchmark
 
 KUBEFLOW = (
     "kubeflow.org/PyTorchJob",
@@ -44,12 +44,14 @@ CHECK = CheckMeta(
         "run time, and add a progress (step) watchdog too.",
     ),
     decides=text(
-        "여러 노드에 걸친 GPU 워크로드(Job, CronJob, JobSet, Kubeflow 작업, RayJob) 가운데 역할이 여러 "
-        "노드 학습, 배치, 벤치마크인 것에 종류별 activeDeadlineSeconds가 없으면 실패입니다. 서빙과 스모크 "
-        "테스트는 뺍니다.",
-        "Fails a multi-node GPU workload (Job, CronJob, JobSet, Kubeflow job, RayJob) whose role is "
-        "multi-node training, batch or benchmark when it has no activeDeadlineSeconds in the field its kind "
-        "uses. Serving and smoke tests are left out.",
+        "GPU 파드 2개 이상이 한 실행을 이루는 워크로드(Job, CronJob, JobSet, Kubeflow 작업, RayJob) 가운데 "
+        "역할이 여러 노드 학습, 배치, 벤치마크인 것에 종류별 activeDeadlineSeconds가 없으면 실패입니다. "
+        "서빙과 스모크 테스트, 그리고 nvbandwidth·nccl-tests·gpu-burn처럼 정해진 시간만 재고 끝나는 측정 "
+        "도구는 뺍니다. GPU 없는 파드(Ray 헤드 등)는 세지 않습니다.",
+        "Fails a workload (Job, CronJob, JobSet, Kubeflow job, RayJob) whose run spans 2 or more GPU pods "
+        "and whose role is multi-node training, batch or benchmark when it has no activeDeadlineSeconds in "
+        "the field its kind uses. Serving, smoke tests and fixed-length measurement tools (nvbandwidth, "
+        "nccl-tests, gpu-burn) are left out; pods without GPUs (a Ray head) are not counted.",
     ),
     incidents=(
         "goodfire-2026-zombie-slurm-jobs-128-h100",
@@ -84,22 +86,28 @@ def deadline(workload: Workload) -> Any:
 
 def run(snapshot: Snapshot) -> Iterator[Finding]:
     selection = role_workloads(CHECK, snapshot, kinds=JUDGED)
-    chosen = [w for w in selection.chosen if w.distributed]
+    # Several GPU pods form one run (a CPU-only Ray head beside one GPU worker is not multi-node), and
+    # not a bandwidth or burn-in tool that measures for a fixed time and exits.
+    chosen = [
+        w
+        for w in selection.chosen
+        if w.distributed and w.gpu_pods >= 2 and not (w.role is Role.benchmark and runs_bounded_benchmark(w))
+    ]
     problems = [
         workload_failed(
             CHECK,
             workload,
             message(
-                "파드 {pods}개짜리 GPU 잡에 activeDeadlineSeconds가 없습니다",
-                "{pods}-pod GPU job has no activeDeadlineSeconds",
-                pods=workload.pods,
+                "GPU 파드 {pods}개짜리 작업에 activeDeadlineSeconds가 없습니다",
+                "{pods}-GPU-pod job has no activeDeadlineSeconds",
+                pods=workload.gpu_pods,
             ),
-            {"pods": workload.pods},
+            {"pods": workload.pods, "gpu_pods": workload.gpu_pods},
         )
         for workload in chosen
         if deadline(workload) is None
     ]
-    subject = text("여러 노드 GPU 잡", "multi-node GPU jobs")
+    subject = text("여러 노드 GPU 작업", "multi-node GPU jobs")
     yield from workload_verdicts(
         CHECK, snapshot, problems, len(chosen), subject, undecided=selection.undecided
     )

@@ -74,8 +74,8 @@ CHECK = CheckMeta(
     area="gpu-stack",
     severity=Severity.high,
     title=text(
-        "GPU 노드의 taint를 허용하지 않는 GPU 노드 에이전트",
-        "GPU node agents that do not tolerate GPU node taints",
+        "GPU 노드 taint에 대한 노드 에이전트의 허용(toleration)",
+        "Node agents' tolerations for GPU node taints",
     ),
     why=text(
         "GPU 노드는 보통 nvidia.com/gpu:NoSchedule 같은 taint를 달고 있어, 그 taint를 허용하지 않는 "
@@ -92,10 +92,10 @@ CHECK = CheckMeta(
         "the GPUs could not be used at all.",
     ),
     remediation=text(
-        "에이전트에 GPU 노드의 taint를 허용하는 toleration을 더하세요(예: key nvidia.com/gpu, operator "
-        "Exists, effect NoSchedule). 노드마다 하나씩 돌아야 하는 에이전트라면 operator: Exists 하나로 모든 "
-        "taint를 허용하는 것이 흔한 방식입니다. Helm 차트의 tolerations 값은 기본값을 대체하므로 기본 항목도 "
-        "함께 적으세요.",
+        "에이전트에 GPU 노드의 taint를 허용하는 toleration을 더하세요(예: `key: nvidia.com/gpu`, "
+        "`operator: Exists`, `effect: NoSchedule`). 노드마다 하나씩 돌아야 하는 에이전트라면 "
+        "`operator: Exists` 하나로 모든 taint를 허용하는 것이 흔한 방식입니다. "
+        "Helm 차트의 `tolerations` 값은 기본값을 대체하므로 기본 항목도 함께 적으세요.",
         "Add a toleration for the GPU nodes' taint to the agent (for example key nvidia.com/gpu, operator "
         "Exists, effect NoSchedule). For an agent that must run once per node, a single operator: Exists "
         "toleration that accepts every taint is the usual choice. A Helm chart's tolerations value replaces "

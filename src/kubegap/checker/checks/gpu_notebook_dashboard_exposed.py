@@ -55,14 +55,14 @@ CHECK = CheckMeta(
     area="networking",
     severity=Severity.high,
     title=text(
-        "인증 없이 열린 GPU 노트북·대시보드",
-        "GPU notebooks and dashboards open without authentication",
+        "GPU 노트북·대시보드의 인증과 노출 범위",
+        "Authentication and exposure of GPU notebooks and dashboards",
     ),
     why=text(
         "Jupyter, Ray 대시보드, TensorBoard는 들어온 사람에게 코드 실행이나 데이터를 내줍니다. Ray "
-        "대시보드의 잡 제출 API에는 인증이 없고, 토큰을 비운 Jupyter는 누구에게나 셸을 줍니다. ShadowRay "
-        "공격에서는 인터넷에 열린 Ray 대시보드의 잡 API로 코드가 실행되어 자격 증명이 털리고 서버가 원격으로 "
-        "조종됐습니다.",
+        "대시보드의 작업 제출 API에는 인증이 없고, 토큰을 비운 Jupyter는 누구에게나 셸을 줍니다. ShadowRay "
+        "공격에서는 인터넷에 열린 Ray 대시보드의 작업 API로 코드가 실행되어 자격 증명이 털리고 서버가 "
+        "원격으로 조종됐습니다.",
         "Jupyter, the Ray dashboard and TensorBoard hand whoever reaches them code execution or data. The "
         "Ray dashboard's job submission API has no authentication, and a Jupyter server with an empty token "
         "gives anyone a shell. In the ShadowRay campaign attackers ran code "

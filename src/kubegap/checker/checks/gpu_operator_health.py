@@ -36,7 +36,7 @@ CHECK = CheckMeta(
         "namespace; drain GPU pods from upgrade-failed nodes and restart their driver pod.",
     ),
     decides=text(
-        "ClusterPolicy·NVIDIADriver의 status.state가 ready가 아니거나, 노드 라벨 "
+        "ClusterPolicy·NVIDIADriver의 status.state가 ready가 아니거나, 노드 레이블 "
         "nvidia.com/gpu-driver-upgrade-state가 upgrade-failed이면 실패입니다.",
         "Fails when a ClusterPolicy or NVIDIADriver has status.state other than ready, or a node is "
         "labelled nvidia.com/gpu-driver-upgrade-state=upgrade-failed.",

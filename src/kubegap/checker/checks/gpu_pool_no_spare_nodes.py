@@ -23,7 +23,7 @@ CHECK = CheckMeta(
         "대형 학습에서 노드 고장은 며칠마다 일어나고, 재시작은 고장 난 노드를 바꿔 끼울 여유 노드가 있어야 "
         "빨라집니다. OPT-175B 팀은 호스트 다섯 대가 한꺼번에 죽었을 때 여유 노드가 네 대뿐이라 막혔고, "
         "여유 18대를 받은 뒤에야 복구가 크게 빨라졌습니다. Gemini는 대기 장비를 따로 두고 그 위에서 고장 "
-        "검사를 미리 돌렸습니다.",
+        "진단 도구를 미리 돌렸습니다.",
         "In large training runs nodes fail every few days, and a restart is quick only if a spare node can "
         "take the failed one's place. OPT-175B was stuck when five hosts died at once with only four "
         "spares, and recovery sped up sharply once 18 buffer hosts arrived. Gemini kept hot-standby "

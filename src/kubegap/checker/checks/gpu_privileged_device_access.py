@@ -62,9 +62,9 @@ CHECK = CheckMeta(
     decides=text(
         "워크로드의 앱·init 컨테이너마다 봅니다. GPU를 요청하면서 privileged이거나 /dev·/dev/nvidia* "
         "hostPath를 마운트하면 실패, GPU를 요청하지 않으면서 /dev/nvidia*를 마운트하면 실패, GPU를 "
-        "요청하지 않고 privileged인데 파드가 GPU 노드 라벨을 고르거나 "
+        "요청하지 않고 privileged인데 파드가 GPU 노드 레이블을 고르거나 "
         "nvidia.com/gpu taint를 견디면(DaemonSet "
-        "제외) 실패입니다. GPU 스택 자신과 GPU 건강 에이전트는 건너뜁니다.",
+        "제외) 실패입니다. GPU 스택 자신과 GPU 상태 에이전트는 건너뜁니다.",
         "Looks at each app and init container of every workload. Fails one that requests a GPU and is "
         "privileged or mounts /dev or /dev/nvidia* from the host; one that requests no GPU and mounts "
         "/dev/nvidia*; and one that requests no GPU and is privileged in a pod that selects GPU-node labels "

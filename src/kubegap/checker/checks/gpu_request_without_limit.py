@@ -20,8 +20,8 @@ CHECK = CheckMeta(
     area="gpu-stack",
     severity=Severity.high,
     title=text(
-        "한도 없이, 또는 한도와 다르게 요청한 GPU·가속기",
-        "GPUs and accelerators requested without an equal limit",
+        "GPU·가속기 요청과 한도의 일치",
+        "GPU and accelerator requests matched by equal limits",
     ),
     why=text(
         "GPU, Neuron, Gaudi, TPU, NPU 같은 확장 자원은 나눠 쓸 수 없어서 쿠버네티스는 요청과 한도가 같기를 "

@@ -7,16 +7,35 @@ from typing import Any
 
 from kubegap.bilingual import Message, message
 from kubegap.checker.check import CheckMeta
-from kubegap.checker.checks._common import role_workloads, text, workload_failed, workload_verdicts
-from kubegap.checker.extract import container_env, containers, mapping
-from kubegap.checker.extract.podspec import is_gpu_resource
+from kubegap.checker.checks._common import (
+    role_workloads,
+    text,
+    unknown,
+    workload_failed,
+    workload_verdicts,
+)
+from kubegap.checker.extract import containers, dig, integer, items, mapping, selector_matches
+from kubegap.checker.extract._fields import namespace_of
+from kubegap.checker.extract.podspec import container_requests_gpu
 from kubegap.checker.finding import Finding, Severity
-from kubegap.checker.snapshot import Snapshot
-from kubegap.checker.workload import Role
+from kubegap.checker.snapshot import KubeObject, Snapshot
+from kubegap.checker.workload import WORKLOAD_KINDS, PodTemplate, Role, Workload
+from kubegap.checker.workload.operators import LIVENESS, Managed
+from kubegap.checker.workload.serving import (
+    GPU_ENGINES,
+    blind_paths,
+    engine_of,
+    exec_urls,
+    listening_ports,
+    normal_path,
+    probe_port,
+    ray_based,
+    runs_on_cpu,
+    takes_requests,
+    worker_group,
+)
 
-SERVING_KINDS = ("apps/Deployment", "apps/StatefulSet", "leaderworkerset.x-k8s.io/LeaderWorkerSet")
-# Paths the API process answers from its own state, without asking the engine (model list, version).
-_PROCESS_ONLY_PATHS = frozenset({"/v1/models", "/version", "/v1/version"})
+SERVICE = "Service"
 
 CHECK = CheckMeta(
     id="gpu-serving-liveness-probe",
@@ -36,32 +55,50 @@ CHECK = CheckMeta(
         "for 85 minutes.",
     ),
     remediation=text(
-        "GPU 서빙 컨테이너에 엔진까지 닿는 경로(vLLM·SGLang의 /health, TGI의 /health, Triton의 "
-        "/v2/health/live, 또는 짧은 생성 요청을 보내는 exec 프로브)로 livenessProbe를 두세요. 모델 "
+        "GPU 서빙 컨테이너에 엔진까지 닿는 경로(vLLM·TGI·TEI·TensorRT-LLM의 `/health`, SGLang의 "
+        "`/health_generate`, Triton의 `/v2/health/live`, NIM의 `/v1/health/live`, 또는 짧은 생성 요청을 "
+        "보내는 `exec` 프로브)로 livenessProbe를 두세요. 모델 "
         "로딩이 길면 startupProbe로 시작 시간을 따로 주고, failureThreshold와 timeoutSeconds는 바쁜 엔진이 "
         "재시작되지 않을 만큼 넉넉히 잡으세요.",
         "Give GPU serving containers a liveness probe on a path that reaches the engine (/health on vLLM, "
-        "SGLang and TGI, /v2/health/live on Triton, or an exec probe that sends a short generation). Cover "
+        "TGI, TEI and TensorRT-LLM, /health_generate on SGLang, /v2/health/live on Triton, /v1/health/live "
+        "on NIM, or an exec probe that sends a short generation). Cover "
         "long model loads with a startupProbe, and set failureThreshold and timeoutSeconds loose enough that "
         "a busy engine is not restarted.",
     ),
     decides=text(
-        "역할이 서빙인 GPU Deployment·StatefulSet·LeaderWorkerSet에서, GPU를 요청하고 포트를 "
-        "열거나(containerPort, 또는 PORT 같은 env로만 정한 포트) readinessProbe가 있는(즉 요청을 받는) "
-        "컨테이너마다 봅니다. livenessProbe가 "
-        "없거나, TCP 프로브뿐이거나, HTTP 경로가 /v1/models·/version이면 실패입니다. 포트도 "
-        "프로브도 없는 GPU 컨테이너(큐 소비자, Ray 워커, LeaderWorkerSet 워커)와 벤치마크는 "
-        "건너뜁니다. exec·gRPC 프로브와 다른 HTTP 경로는 통과로 봅니다.",
-        "Looks at each container of a GPU Deployment, StatefulSet or LeaderWorkerSet whose role is serving "
-        "that requests GPUs and takes requests (declares a port, sets one only by env such as PORT, or has a "
-        "readiness probe). It fails when the container has no "
-        "liveness probe, only a TCP probe, or an HTTP probe on /v1/models or /version. GPU containers with "
-        "neither ports nor probes (queue consumers, Ray workers, LeaderWorkerSet workers) and benchmarks are "
-        "skipped; exec and gRPC probes and other HTTP paths pass.",
+        "역할이 서빙인 모든 GPU 워크로드(Deployment, StatefulSet, LeaderWorkerSet, StormService, "
+        "RayClusterFleet, NIMService, LLMInferenceService, KServe 런타임 등)에서 요청을 받는 GPU 컨테이너를 "
+        "봅니다. 요청을 받는다는 것은 containerPort, --port 같은 플래그, PORT 같은 env, readinessProbe, "
+        "알려진 엔진(vLLM, SGLang, TGI, Triton, TensorRT-LLM, NIM, Ollama, llama.cpp, TEI)의 실행, 또는 "
+        "파드를 가리키는 Service의 targetPort로 압니다(리더를 따르는 워커와 Ray 워커는 뺍니다). "
+        "livenessProbe가 없거나, TCP뿐이거나, 사이드카의 포트를 보거나, "
+        "모델 목록·버전·메트릭·raylet 상태처럼 "
+        "API 프로세스가 혼자 답하는 경로를 보면 실패입니다. 오퍼레이터가 넣는 프로브(NIM의 /v1/health/live, "
+        "KServe LLM 템플릿의 /health, Dynamo의 /live, KubeRay의 raylet 점검)는 넣어진 대로 판단하고, Ray "
+        "Serve처럼 오퍼레이터가 엔진을 직접 점검하면 통과, KServe 런타임처럼 다른 객체에 있으면 알 수 "
+        "없음입니다. GPU를 다른 파일이 더하는 vLLM·SGLang·TGI 템플릿(런타임, kustomize 베이스)도 보되, CPU "
+        "빌드(CPU 이미지, --device cpu)는 GPU 서버가 아니므로 보지 않습니다.",
+        "Looks at the GPU containers that take requests in every GPU workload whose role is serving "
+        "(Deployment, StatefulSet, LeaderWorkerSet, StormService, RayClusterFleet, NIMService, "
+        "LLMInferenceService, KServe runtimes and more). Taking requests means a containerPort, a flag such "
+        "as "
+        "--port, a PORT-like env variable, a readiness probe, running a known engine (vLLM, SGLang, TGI, "
+        "Triton, TensorRT-LLM, NIM, Ollama, llama.cpp, TEI), or a Service in the input targeting a port of "
+        "the "
+        "pod; workers that join a leader and Ray workers are left out. It fails when the liveness probe is "
+        "missing, TCP only, aimed at a sidecar's port, or on a path the API process answers alone (model "
+        "list, version, metrics, raylet health). Probes an operator adds (NIM's /v1/health/live, KServe's "
+        "LLM template /health, Dynamo's /live, KubeRay's raylet check) are judged as added; where the "
+        "operator health-checks the engine itself (Ray Serve) it passes, and where the probe lives in "
+        "another "
+        "object (a KServe runtime) it is unknown. vLLM, SGLang and TGI templates whose GPUs another file "
+        "adds (runtimes, kustomize bases) are judged too, unless they are CPU builds (a CPU image, "
+        "--device cpu).",
     ),
     incidents=("fastllm-proxy-2026-09-vllm-engine-deadlock-probe-blind",),
     needs=(),
-    optional=SERVING_KINDS,
+    optional=(*WORKLOAD_KINDS, SERVICE),
     components=("inference-serving",),
     references=(
         "https://kubernetes.io/docs/tasks/configure-pod-container/configure-liveness-readiness-startup-probes/",
@@ -71,82 +108,153 @@ CHECK = CheckMeta(
 )
 
 
-def _requests_gpus(container: dict[str, Any]) -> bool:
-    resources = mapping(container.get("resources"))
-    chosen = mapping(resources.get("limits")) or mapping(resources.get("requests"))
-    return any(is_gpu_resource(str(name)) for name in chosen)
+def _service_ports(services: list[KubeObject], workload: Workload, template: PodTemplate) -> set[int]:
+    """Numeric target ports of Services in the input that select this template's pods."""
+    labels = template.labels or dict(mapping(dig(workload.obj, "metadata", "labels")))
+    ports: set[int] = set()
+    for service in services:
+        selector = mapping(dig(service, "spec", "selector"))
+        same = namespace_of(service) in ("", workload.owner.namespace) or not workload.owner.namespace
+        if not selector or not same or not selector_matches(labels, {"matchLabels": selector}):
+            continue
+        for port in items(dig(service, "spec", "ports")):
+            target = port.get("targetPort", port.get("port"))
+            if isinstance(target, int) or str(target).isdigit():
+                ports.add(integer(target, 0))
+    return ports
 
 
-# Env variables model servers read their listening port from (vLLM, TGI, Triton wrappers, NIM, Ollama).
-PORT_VARIABLES = frozenset(
-    {"PORT", "SERVER_PORT", "HTTP_PORT", "NIM_SERVER_PORT", "OLLAMA_HOST", "SERVICE_PORT"}
-)
+def _serving_containers(
+    workload: Workload, template: PodTemplate, services: list[KubeObject]
+) -> list[dict[str, Any]]:
+    """The containers of one template that run the engine and answer requests."""
+    listed = containers(template.spec, include_init=False)
+    worker = worker_group(workload, template)
+    if workload.requests_gpus:
+        engines = [c for c in listed if container_requests_gpu(c)]
+    else:  # a template for GPU servers whose GPUs another object adds (a runtime, a kustomize base)
+        engines = [
+            c
+            for c in listed
+            if (found := engine_of(c)) is not None and found.name in GPU_ENGINES and not runs_on_cpu(c)
+        ]
+    if workload.managed_for(LIVENESS, template.group) is not None and not ray_based(workload):
+        return engines[:1]  # a serving operator builds this container into its model server
+    serving = [c for c in engines if takes_requests(c, worker, by_image=not ray_based(workload))]
+    if serving or worker:
+        return serving
+    # Only a Service names the port: the engine serves it unless a sidecar declares that port.
+    targeted = _service_ports(services, workload, template)
+    others = {port for c in listed if c not in engines for port in listening_ports(c)}
+    return engines if targeted - others else []
 
 
-def _takes_requests(container: dict[str, Any]) -> bool:
-    """Declares a port, a readiness probe, or a port set only by env: it answers callers, so a hang is
-    felt by someone."""
-    if container.get("ports") or mapping(container.get("readinessProbe")):
-        return True
-    return any(name in PORT_VARIABLES for name in container_env(container))
-
-
-def _probe_gap(container: dict[str, Any]) -> str:
-    """'' when the liveness probe can see the engine, else 'missing', 'tcp' or the blind HTTP path."""
+def _probe_gap(container: dict[str, Any], spec: dict[str, Any]) -> str:
+    """'' when the liveness probe can see the engine, else 'missing', 'tcp', 'sidecar' or the blind path."""
     probe = mapping(container.get("livenessProbe"))
     if not probe:
         return "missing"
-    if mapping(probe.get("exec")) or mapping(probe.get("grpc")):
+    if mapping(probe.get("exec")):
+        blind = blind_paths(exec_urls(probe))
+        return blind[0] if blind and len(blind) == len(exec_urls(probe)) else ""
+    if mapping(probe.get("grpc")):
         return ""
+    port = probe_port(probe, spec)
+    own = listening_ports(container)
+    elsewhere = {
+        found
+        for other in containers(spec, include_init=False)
+        if other is not container
+        for found in listening_ports(other)
+    }
+    if port and port in elsewhere and port not in own:
+        return "sidecar"
     http = mapping(probe.get("httpGet"))
     if http:
-        path = "/" + str(http.get("path") or "/").strip().strip("/")
-        return path if path in _PROCESS_ONLY_PATHS else ""
+        path = normal_path(http.get("path"))
+        return path if blind_paths([path]) else ""
     return "tcp" if mapping(probe.get("tcpSocket")) else "missing"
 
 
-def _gap_message(name: str, gap: str) -> Message:
+def _gap_message(gap: str, filled: Managed | None) -> Message:
     if gap == "missing":
         return message(
-            "GPU 서빙 컨테이너 {name}에 livenessProbe가 없습니다",
-            "GPU serving container {name} has no liveness probe",
-            name=name,
+            "GPU 서빙 컨테이너에 livenessProbe가 없습니다",
+            "a GPU serving container has no liveness probe",
         )
     if gap == "tcp":
         return message(
-            "GPU 서빙 컨테이너 {name}의 livenessProbe는 TCP 연결만 봅니다",
-            "GPU serving container {name} has only a TCP liveness probe",
-            name=name,
+            "GPU 서빙 컨테이너의 livenessProbe는 TCP 연결만 봅니다",
+            "a GPU serving container has only a TCP liveness probe",
+        )
+    if gap == "sidecar":
+        return message(
+            "GPU 서빙 컨테이너의 livenessProbe는 엔진이 아니라 사이드카의 포트를 봅니다",
+            "the liveness probe of a GPU serving container targets a sidecar's port, not the engine",
+        )
+    if filled is not None and filled.known:
+        return message(
+            "GPU 서빙 컨테이너에는 {operator:이} 넣는 livenessProbe뿐인데, 그 경로 {path:은} 엔진을 "
+            "거치지 않습니다",
+            "a GPU serving container has only the liveness probe {operator} adds, and {path} does not "
+            "reach the engine",
+            operator=filled.operator,
+            path=gap,
         )
     return message(
-        "GPU 서빙 컨테이너 {name}의 livenessProbe는 엔진을 거치지 않는 경로 {path:을} 봅니다",
-        "GPU serving container {name} probes {path}, which the API process answers without the engine",
-        name=name,
+        "GPU 서빙 컨테이너의 livenessProbe는 엔진을 거치지 않는 경로 {path:을} 봅니다",
+        "a GPU serving container probes {path}, which the API process answers without the engine",
         path=gap,
     )
 
 
+def _judge(workload: Workload, services: list[KubeObject]) -> tuple[bool, Finding | None]:
+    """(examined, the finding when its liveness is blind or cannot be seen)."""
+    examined = False
+    hidden: Managed | None = None
+    for template in workload.templates:
+        for container in _serving_containers(workload, template, services):
+            examined = True
+            filled = workload.managed_for(LIVENESS, template.group)
+            if filled is not None and not filled.known:
+                hidden = hidden or filled
+                continue
+            if filled is not None and filled.restarts_engine:
+                continue
+            gap = _probe_gap(container, template.spec)
+            if gap:
+                evidence: dict[str, object] = {
+                    "container": str(container.get("name") or "?"),
+                    "liveness": gap,
+                }
+                if template.group:
+                    evidence["group"] = template.group
+                if filled is not None:
+                    evidence |= filled.evidence
+                return True, workload_failed(CHECK, workload, _gap_message(gap, filled), evidence)
+    if hidden is not None:
+        said = message(
+            "livenessProbe를 이 입력에서 볼 수 없습니다: {how}",
+            "the liveness probe is not in this input: {how_en}",
+            how=hidden.ko,
+            how_en=hidden.what,
+        )
+        return examined, unknown(CHECK, workload.owner, said, {**workload.evidence, **hidden.evidence})
+    return examined, None
+
+
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    selection = role_workloads(CHECK, snapshot, kinds=SERVING_KINDS)
+    selection = role_workloads(CHECK, snapshot, gpus=False)
+    services = snapshot.of(SERVICE)
     problems = []
     examined = 0
     for workload in selection.chosen:
-        serving = [
-            container
-            for template in workload.templates
-            for container in containers(template.spec, include_init=False)
-            if _requests_gpus(container) and _takes_requests(container)
-        ]
-        if not serving:
+        if workload.fragment:
             continue
-        examined += 1
-        for container in serving:
-            gap = _probe_gap(container)
-            if gap:
-                name = str(container.get("name") or "")
-                problems.append(workload_failed(CHECK, workload, _gap_message(name, gap), {"liveness": gap}))
-                break
+        judged, finding = _judge(workload, services)
+        examined += judged
+        if finding is not None:
+            problems.append(finding)
+    undecided = [finding for finding in selection.undecided]
     subject = text("요청을 받는 GPU 서빙 워크로드", "GPU serving workloads that take requests")
-    yield from workload_verdicts(
-        CHECK, snapshot, problems, examined, subject, SERVING_KINDS, selection.undecided
-    )
+    yield from workload_verdicts(CHECK, snapshot, problems, examined, subject, WORKLOAD_KINDS, undecided)

@@ -9,6 +9,7 @@ from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import (
     role_workloads,
     text,
+    unknown,
     workload_failed,
     workload_verdicts,
 )
@@ -16,13 +17,11 @@ from kubegap.checker.extract import containers, dig
 from kubegap.checker.extract.podspec import container_requests_gpu
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
-from kubegap.checker.workload import WORKLOAD_KINDS, Role
+from kubegap.checker.workload import WORKLOAD_KINDS, Role, Workload
+from kubegap.checker.workload.operators import RESOURCES, Managed
 
-# Long-running workloads that share a node with other pods for days. Judged on real manifests first over
-# every GPU workload, most findings were test pods, tutorials and placeholders where the gap is noise.
-SERVING_KINDS = frozenset(
-    {"apps/Deployment", "apps/StatefulSet", "leaderworkerset.x-k8s.io/LeaderWorkerSet", "ray.io/RayService"}
-)
+# Bare Pods are left out: judged on real manifests, GPU Pods are mostly test pods and tutorials.
+SKIPPED_KINDS = frozenset({"Pod"})
 
 CHECK = CheckMeta(
     id="gpu-serving-memory-limit",
@@ -49,14 +48,20 @@ CHECK = CheckMeta(
         "overfill the node.",
     ),
     decides=text(
-        "오래 떠 있으며 노드를 다른 파드와 나눠 쓰는 GPU 서빙 워크로드(Deployment, StatefulSet, "
-        "LeaderWorkerSet, RayService)에서 GPU를 요청하는 컨테이너에 resources.limits.memory가 없으면 "
-        "실패입니다. 끝나는 작업(Job, 학습 작업), 낱개 파드, gpu-burn 같은 스트레스 테스트와 벤치마크는 "
-        "보지 않습니다. 워크로드 종류를 읽지 못했으면 알 수 없음입니다.",
-        "Fails each container that requests GPUs, in long-running GPU serving workloads that share nodes "
-        "(Deployment, StatefulSet, LeaderWorkerSet, RayService), when it has no resources.limits.memory. "
-        "Work that ends (Jobs, training jobs), bare Pods, stress tests such as gpu-burn and benchmarks are "
-        "not judged. If the workload kinds could not be read, the result is unknown.",
+        "역할이 서빙이고 GPU를 요청하는 워크로드(Deployment, StatefulSet, LeaderWorkerSet, RayService, "
+        "StormService, RayClusterFleet, NIMService, NIMPipeline, LLMInferenceService 등 모든 서빙 종류)에서 "
+        "GPU를 요청하는 컨테이너에 resources.limits.memory가 없으면 실패입니다. 낱개 파드, 끝나는 작업, "
+        "gpu-burn 같은 스트레스 테스트와 벤치마크는 보지 않습니다. 오퍼레이터가 한도를 다른 곳에서 "
+        "채우면(KServe 런타임 병합과 기본값 웹후크, KAITO 프리셋) 그 이유와 함께 알 수 없음이고, 이미지 없는 "
+        "컨테이너로 된 패치 조각도 알 수 없음입니다. 워크로드 종류를 읽지 못했으면 알 수 없음입니다.",
+        "Fails each container that requests GPUs, in GPU workloads whose role is serving (Deployment, "
+        "StatefulSet, LeaderWorkerSet, RayService, StormService, RayClusterFleet, NIMService, NIMPipeline, "
+        "LLMInferenceService and every other serving kind), when it has no resources.limits.memory. Bare "
+        "Pods, work that ends, stress tests such as gpu-burn and benchmarks are not judged. Where an "
+        "operator "
+        "fills the limit from somewhere this input does not show (KServe's runtime merge and defaulting "
+        "webhook, a KAITO preset) the result is unknown with that reason, and so it is for a patch fragment "
+        "(containers without an image). If the workload kinds could not be read, the result is unknown.",
     ),
     incidents=(
         "mybinder-2017-11-30-build-pod-no-memory-limit-node-oom-proxy",
@@ -73,34 +78,64 @@ CHECK = CheckMeta(
 )
 
 
+def _operator_fills(workload: Workload, groups: set[str]) -> Managed | None:
+    return next(
+        (found for group in sorted(groups) if (found := workload.managed_for(RESOURCES, group)) is not None),
+        None,
+    )
+
+
 def run(snapshot: Snapshot) -> Iterator[Finding]:
-    selection = role_workloads(CHECK, snapshot, kinds=SERVING_KINDS)
-    chosen = selection.chosen
+    selection = role_workloads(CHECK, snapshot)
+    chosen = [w for w in selection.chosen if w.kind_key not in SKIPPED_KINDS]
     problems = []
     for workload in chosen:
-        unlimited = sorted(
-            {
-                str(container.get("name") or "?")
-                for template in workload.templates
-                for container in containers(template.spec, include_init=False)
-                if container_requests_gpu(container)
-                and dig(container, "resources", "limits", "memory") is None
-            }
-        )
-        if unlimited:
-            problems.append(
-                workload_failed(
-                    CHECK,
-                    workload,
-                    message(
-                        "GPU 컨테이너 {count}개에 메모리 한도가 없습니다",
-                        "{count} GPU container(s) with no memory limit",
-                        count=len(unlimited),
-                    ),
-                    {"containers": unlimited[:10]},
-                )
+        unlimited: dict[str, str] = {}
+        for template in workload.templates:
+            for container in containers(template.spec, include_init=False):
+                if (
+                    container_requests_gpu(container)
+                    and dig(container, "resources", "limits", "memory") is None
+                ):
+                    unlimited.setdefault(str(container.get("name") or "?"), template.group)
+        if not unlimited:
+            continue
+        filled = _operator_fills(workload, set(unlimited.values()))
+        if filled is not None or workload.fragment:
+            problems.append(_unseen(workload, filled))
+            continue
+        names = sorted(unlimited)
+        problems.append(
+            workload_failed(
+                CHECK,
+                workload,
+                message(
+                    "GPU 컨테이너 {count}개에 메모리 한도가 없습니다",
+                    "{count} GPU container(s) with no memory limit",
+                    count=len(names),
+                ),
+                {"containers": names[:10]},
             )
+        )
     subject = text("GPU 서빙 워크로드", "GPU serving workloads")
     yield from workload_verdicts(
-        CHECK, snapshot, problems, len(chosen), subject, undecided=selection.undecided
+        CHECK, snapshot, problems, len(chosen), subject, WORKLOAD_KINDS, selection.undecided
     )
+
+
+def _unseen(workload: Workload, filled: Managed | None) -> Finding:
+    """The limit is set where this input cannot see: by the operator, or by the base a patch merges into."""
+    if filled is not None:
+        said = message(
+            "메모리 한도를 이 입력에서 볼 수 없습니다: {how}",
+            "the memory limit is not in this input: {how_en}",
+            how=filled.ko,
+            how_en=filled.what,
+        )
+        return unknown(CHECK, workload.owner, said, {**workload.evidence, **filled.evidence})
+    said = message(
+        "패치 조각이라(이미지 없는 컨테이너) 병합될 기본 매니페스트의 메모리 한도를 볼 수 없습니다",
+        "a patch fragment (containers without an image): the memory limit of the base it merges into is "
+        "not in this input",
+    )
+    return unknown(CHECK, workload.owner, said, workload.evidence)

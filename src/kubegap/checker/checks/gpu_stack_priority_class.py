@@ -8,6 +8,7 @@ from kubegap.bilingual import message
 from kubegap.checker.check import CheckMeta
 from kubegap.checker.checks._common import crd_state, failed, not_applicable, passed, text, unknown
 from kubegap.checker.extract import GPU_STACK_ROLES, daemonsets, dig, integer
+from kubegap.checker.extract.podspec import is_patch_fragment
 from kubegap.checker.finding import Finding, Severity
 from kubegap.checker.snapshot import Snapshot
 
@@ -69,6 +70,16 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
     for ds in stack:
         name = str(ds.spec.get("priorityClassName") or "")
         evidence: dict[str, object] = {"role": ds.role, "priorityClassName": name or "(none)"}
+        if not name and is_patch_fragment(ds.spec):
+            said = message(
+                "{name:은} 패치 조각이라(이미지 없는 컨테이너) 병합될 기본 매니페스트의 PriorityClass를 "
+                "볼 수 없습니다",
+                "{name} is a patch fragment (containers without an image): the priority class of the base "
+                "it merges into is not in this input",
+                name=ds.ref.name,
+            )
+            yield unknown(CHECK, ds.ref, said, evidence)
+            continue
         if name in CRITICAL or values.get(name, 0) >= HIGH_PRIORITY:
             said = message(
                 "{role:은} PriorityClass {name:로} 돕니다",

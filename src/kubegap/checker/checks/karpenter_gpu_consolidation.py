@@ -56,7 +56,7 @@ CHECK = CheckMeta(
     remediation=text(
         'GPU NodePool은 consolidationPolicy: WhenEmpty로 두거나, reasons: [Underutilized]에 nodes: "0"인 '
         "spec.disruption.budgets 항목(필요하면 일정을 걸어 허용 시간대에만 열기)을 두세요. "
-        '학습 파드 템플릿에는 karpenter.sh/do-not-disrupt: "true" 애너테이션을 붙이세요.',
+        '학습 파드 템플릿에는 karpenter.sh/do-not-disrupt: "true" 어노테이션을 붙이세요.',
         'Set GPU NodePools to consolidationPolicy: WhenEmpty, or add a disruption budget with nodes: "0" '
         "for reasons: [Underutilized] (opened only in a maintenance window with schedule if needed). "
         'Annotate training pod templates with karpenter.sh/do-not-disrupt: "true".',

@@ -27,7 +27,7 @@ CHECK = CheckMeta(
         "unfolded.",
     ),
     remediation=text(
-        "--concurrency=1을 유지하고, 학습 파드 라벨로 --blocking-pod-selector를 지정하고, "
+        "--concurrency=1을 유지하고, 학습 파드 레이블로 --blocking-pod-selector를 지정하고, "
         "--start-time/--end-time/--reboot-days로 재부팅 시간대를 정하고, --prometheus-url로 경보 중에는 "
         "멈추게 하세요.",
         "Keep --concurrency=1, set --blocking-pod-selector to your training pods' labels, restrict reboots "

@@ -44,7 +44,7 @@ CHECK = CheckMeta(
     ),
     decides=text(
         "두 노드 이상에 걸친 작업에 속한 Running GPU 파드 중 k8s.v1.cni.cncf.io/networks로 네트워크를 "
-        "요청한 파드마다, Multus가 남긴 network-status 애너테이션에 요청한 네트워크(네임스페이스/이름, 같은 "
+        "요청한 파드마다, Multus가 남긴 network-status 어노테이션에 요청한 네트워크(네임스페이스/이름, 같은 "
         "네트워크를 여러 번 요청하면 그 수만큼)가 다 있는지 봅니다. 하나라도 없거나 network-status가 "
         "아예 없으면 그 작업이 실패입니다.",
         "For each Running GPU pod of a job spanning two or more nodes that requests networks with "

@@ -23,7 +23,7 @@ CHECK = CheckMeta(
     why=text(
         "커널 교착, 읽기 전용 파일 시스템, 망가진 컨테이너 런타임은 kubelet이 Ready를 보고하는 동안에도 "
         "일어납니다. 이를 노드 condition으로 올리는 감지기가 없으면 자동 복구도 스케줄러도 반응하지 "
-        "않습니다. OpenAI는 7,500 노드 클러스터를 운영하며 노드 상태 검사를 직접 만들어야 했습니다.",
+        "않습니다. OpenAI는 7,500 노드 클러스터를 운영하며 노드 상태 점검을 직접 만들어야 했습니다.",
         "Kernel deadlocks, read-only file systems and broken container runtimes happen while the kubelet "
         "still reports Ready. Without a detector raising them as node conditions, neither auto-repair nor "
         "the scheduler reacts. Running 7,500 nodes, OpenAI had to build its own node health checks.",

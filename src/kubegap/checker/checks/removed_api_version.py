@@ -17,8 +17,8 @@ CHECK = CheckMeta(
     area="fleet-change",
     severity=Severity.high,
     title=text(
-        "더는 제공되지 않는 API 버전으로 쓴 오브젝트",
-        "Objects in API versions that are no longer served",
+        "오브젝트 API 버전의 제공 여부",
+        "API versions of objects, against those still served",
     ),
     why=text(
         "API 버전은 업그레이드와 함께 사라집니다. 쿠버네티스 1.16은 extensions/v1beta1과 "
@@ -42,7 +42,7 @@ CHECK = CheckMeta(
     ),
     remediation=text(
         "메시지에 적힌 새 API 버전으로 옮기고(필드 이름이 바뀐 것은 이전 안내를 따르세요), 클러스터나 "
-        "오퍼레이터를 올리기 전에 차트와 매니페스트를 이 검사로 다시 훑으세요. 이미 설치된 Helm 릴리스가 "
+        "오퍼레이터를 올리기 전에 차트와 매니페스트를 이 점검으로 다시 훑으세요. 이미 설치된 Helm 릴리스가 "
         "옛 버전을 품고 있으면 helm-mapkubeapis로 릴리스 기록을 고친 뒤 업그레이드하세요.",
         "Move to the API version the message names (follow its migration notes where fields were renamed), "
         "and re-run this check on charts and manifests before upgrading the cluster or the operator. If an "
@@ -55,7 +55,7 @@ CHECK = CheckMeta(
         "ray.io/v1alpha1, Kubeflow의 옛 TFJob·PyTorchJob·MPIJob·Katib API, KFServing, Karpenter의 알파·베타 "
         "API)이 있습니다. 같은 그룹·버전이라도 아직 제공되는 kind(kubeflow.org/v1alpha1 PodDefault 등)는 "
         "실패로 보지 않습니다. 라이브 클러스터와 스냅숏의 오브젝트는 API 서버가 제공하는 버전으로 읽히므로 "
-        "해당 없음이고, 매니페스트와 차트를 적용하기 전에 쓰는 검사입니다.",
+        "해당 없음이고, 매니페스트와 차트를 적용하기 전에 쓰는 점검입니다.",
         "Looks up every object of the input by apiVersion and kind in a table: the versions the Kubernetes "
         "deprecation guide lists as removed (1.16 to 1.32), the old DRA alphas, and versions operators no "
         "longer serve (KubeRay ray.io/v1alpha1, Kubeflow's old TFJob, PyTorchJob, MPIJob and Katib APIs, "
@@ -82,7 +82,7 @@ def run(snapshot: Snapshot) -> Iterator[Finding]:
             CHECK,
             message(
                 "API 서버가 읽어 준 오브젝트는 제공되는 버전으로 옵니다. 적용할 매니페스트와 차트를 "
-                "검사하세요",
+                "스캔하세요",
                 "objects read from the API server come in versions it serves; scan the manifests and charts "
                 "you apply",
             ),

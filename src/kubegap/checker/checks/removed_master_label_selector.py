@@ -37,7 +37,7 @@ CHECK = CheckMeta(
         "same way.",
     ),
     remediation=text(
-        "선택자를 node-role.kubernetes.io/control-plane으로 바꾸고, 업그레이드 전에 이 검사를 다시 "
+        "선택자를 node-role.kubernetes.io/control-plane으로 바꾸고, 업그레이드 전에 이 점검을 다시 "
         "돌리세요. 한동안 두 레이블을 모두 허용하려면 nodeSelectorTerms를 두 개로 나누세요.",
         "Switch the selectors to node-role.kubernetes.io/control-plane and re-run this check before "
         "upgrading. To accept both labels for a while, split nodeSelectorTerms into two terms.",

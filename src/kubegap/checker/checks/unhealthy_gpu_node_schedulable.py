@@ -31,7 +31,7 @@ CHECK = CheckMeta(
         "errors.",
     ),
     remediation=text(
-        "GPU 고장 condition이나 Autopilot EVICT 라벨이 붙으면 노드를 cordon하거나 NoSchedule taint를 거는 "
+        "GPU 고장 condition이나 Autopilot EVICT 레이블이 붙으면 노드를 cordon하거나 NoSchedule taint를 거는 "
         "자동화(NVSentinel, Autopilot, 클라우드 자동 복구, 간단한 컨트롤러)를 두고, 고친 뒤에만 풀어 "
         "주세요.",
         "Automate a cordon or NoSchedule taint when a GPU fault condition or an Autopilot EVICT label "
@@ -39,11 +39,11 @@ CHECK = CheckMeta(
         "repair.",
     ),
     decides=text(
-        "GPU 노드의 GPU 관련 condition(문제형은 True, Ready형은 False)과 능동 검사 라벨(IBM Autopilot의 "
+        "GPU 노드의 GPU 관련 condition(문제형은 True, Ready형은 False)과 능동 점검 레이블(IBM Autopilot의 "
         "EVICT·ERR, cluster-health-scanner의 fail·reboot-required, HyperPod의 교체·재부팅 대기)을 보고, "
         "나쁜 신호가 있는데 cordon도 GPU 전용이 아닌 NoSchedule/NoExecute taint도 없으면 실패입니다. "
-        "cluster-health-scanner의 유효 기한(valid-till) 라벨이 읽은 시각보다 지났는데 격리되지 않은 노드는 "
-        "검사가 멈춘 것이므로 한 단계 낮은 심각도로 실패입니다.",
+        "cluster-health-scanner의 유효 기한(valid-till) 레이블이 읽은 시각보다 지났는데 격리되지 않은 노드는 "
+        "점검이 멈춘 것이므로 한 단계 낮은 심각도로 실패입니다.",
         "Reads GPU conditions (problem types True, readiness types False) and active health-check labels "
         "(IBM Autopilot EVICT/ERR, cluster-health-scanner fail and reboot-required, HyperPod pending "
         "replacement or reboot); a node with a bad signal that is neither cordoned nor tainted "
@@ -118,7 +118,7 @@ def _is_health_label(label: str) -> bool:
 def _expired(name: str, ref: ObjectRef, expired: list[str]) -> Finding:
     """An expired pass is no verdict: the node is unvetted, not known broken, so one severity lower."""
     said = message(
-        "{name}의 능동 건강 검사 결과가 유효 기한을 넘겼는데도 아직 파드를 받습니다",
+        "{name}의 능동 상태 점검 결과가 유효 기한을 넘겼는데도 아직 파드를 받습니다",
         "{name} still accepts pods although its active health-check result has expired",
         name=name,
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from kubegap.checker.extract._fields import (
@@ -21,7 +22,7 @@ from kubegap.checker.extract._fields import (
 )
 from kubegap.checker.extract._memo import memo
 from kubegap.checker.extract.podspec import images
-from kubegap.checker.extract.words import has_phrase, image_name, tokens
+from kubegap.checker.extract.words import first_phrase, image_name, tokens
 from kubegap.checker.finding import ObjectRef
 from kubegap.checker.snapshot import KubeObject, Snapshot
 
@@ -29,7 +30,11 @@ from kubegap.checker.snapshot import KubeObject, Snapshot
 # words (`gpud` is not `gpudirect`), image names the image's last path step (`nvcr.io/nvidia/driver`).
 AGENT_ROLES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("dcgm-exporter", ("dcgm-exporter",), ("dcgm-exporter",)),
-    ("device-plugin", ("device-plugin", "amdgpu-dp"), ("k8s-device-plugin", "device-plugin")),
+    (
+        "device-plugin",
+        ("device-plugin", "amdgpu-dp", "gpu-plugin"),
+        ("k8s-device-plugin", "device-plugin", "intel-gpu-plugin"),
+    ),
     ("gpu-feature-discovery", ("gpu-feature-discovery",), ("gpu-feature-discovery",)),
     ("dcgm", ("nvidia-dcgm", "dcgm-hostengine", "dcgm"), ("dcgm",)),
     ("driver", ("nvidia-driver", "nvidia-vgpu-manager", "amdgpu-driver"), ("driver", "nvidia-driver")),
@@ -44,6 +49,9 @@ AGENT_ROLES: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (
     ("kured", ("kured",), ("kured",)),
     ("nodelocaldns", ("node-local-dns", "nodelocaldns", "k8s-dns-node-cache"), ("k8s-dns-node-cache",)),
 )
+# Every role's name phrases in role order, so one indexed lookup finds the first role a name matches.
+_NAME_PHRASES = tuple(phrase for _, phrases, _ in AGENT_ROLES for phrase in phrases)
+_ROLE_OF_PHRASE = {phrase: role for role, phrases, _ in reversed(AGENT_ROLES) for phrase in phrases}
 # Upstream GPU agents whose pod reads are scoped to their own node (field selector or kubelet socket).
 NODE_SCOPED_ROLES = frozenset(
     {
@@ -90,11 +98,15 @@ def classify(name: str, spec: dict[str, Any], labels: dict[str, str]) -> str:
     """The agent role of a DaemonSet or pod, or '' when it is none we know (whole words, never substrings)."""
     app = " ".join(labels.get(key, "") for key in ("app", "app.kubernetes.io/name", "k8s-app", "name"))
     # Names first: GPU Feature Discovery ships in the device-plugin image, so the image alone misleads.
-    named = tokens(" ".join([name, app]))
-    for role, phrases, _ in AGENT_ROLES:
-        if any(has_phrase(named, phrase) for phrase in phrases):
-            return role
-    image_names = {image_name(image).lower() for image in images(spec) if image}
+    if found := first_phrase(tokens(" ".join([name, app])), _NAME_PHRASES):
+        return _ROLE_OF_PHRASE[found]
+    return _image_role(tuple(images(spec)))
+
+
+@lru_cache(maxsize=4096)
+def _image_role(found: tuple[str, ...]) -> str:
+    """The agent role a pod's images say (cached: the pods of one template repeat their images)."""
+    image_names = {image_name(image).lower() for image in found if image}
     for role, _, names in AGENT_ROLES:
         if image_names & set(names):
             return role

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from kubegap.checker.extract._fields import controller_owner, dig, labels_of, namespace_of
 from kubegap.checker.extract._memo import memo
-from kubegap.checker.extract.podspec import gpus_requested
+from kubegap.checker.extract.podspec import GpuCounts
 from kubegap.checker.finding import ObjectRef
 from kubegap.checker.snapshot import KubeObject, Snapshot
 
@@ -63,12 +63,13 @@ def running_gpu_pods(snapshot: Snapshot) -> list[tuple[KubeObject, RunningJob]]:
     def build(snap: Snapshot) -> list[tuple[KubeObject, RunningJob]]:
         found: dict[tuple[str, str, str], RunningJob] = {}
         pods: list[tuple[KubeObject, RunningJob]] = []
+        gpus = GpuCounts()
         for pod in snap.of("Pod"):
             node = dig(pod, "spec", "nodeName")
             spec = pod.get("spec")
             if dig(pod, "status", "phase") != "Running" or not isinstance(node, str) or not node:
                 continue
-            if not isinstance(spec, dict) or gpus_requested(spec) == 0 or (job := _job_of(pod)) is None:
+            if not isinstance(spec, dict) or gpus.of(spec) == 0 or (job := _job_of(pod)) is None:
                 continue
             kind, name, training = job
             namespace = namespace_of(pod)

@@ -77,6 +77,27 @@ def gpus_requested(spec: dict[str, Any]) -> int:
     return total + _dra_gpu_claims(spec)
 
 
+class GpuCounts:
+    """`gpus_requested` once per distinct container list while one view of a snapshot is built.
+
+    The loader stores equal parts once, so the pods of one template share their `containers` and
+    `resourceClaims`; the count is kept by the identity of those parts, and each entry holds them, so
+    an identity is never reused while the cache lives.
+    """
+
+    def __init__(self) -> None:
+        self._counts: dict[tuple[int, int], tuple[Any, Any, int]] = {}
+
+    def of(self, spec: dict[str, Any]) -> int:
+        app, claims = spec.get("containers"), spec.get("resourceClaims")
+        found = self._counts.get((id(app), id(claims)))
+        if found is not None and found[0] is app and found[1] is claims:
+            return found[2]
+        count = gpus_requested(spec)
+        self._counts[(id(app), id(claims))] = (app, claims, count)
+        return count
+
+
 def _dra_gpu_claims(spec: dict[str, Any]) -> int:
     """Pods on DRA ask via resourceClaims; count a claim whose name or template mentions gpu."""
     claims = 0
@@ -200,3 +221,10 @@ def tpu_only(spec: dict[str, Any]) -> bool:
         if is_gpu_resource(str(name))
     }
     return bool(asked) and asked <= TPU_RESOURCES
+
+
+def is_patch_fragment(spec: dict[str, Any]) -> bool:
+    """A pod spec from a patch to merge into a base elsewhere (a kustomize overlay or component): some
+    app container has no image, which no real pod can run."""
+    listed = containers(spec, include_init=False)
+    return bool(listed) and any(not container.get("image") for container in listed)

@@ -32,13 +32,13 @@ _WORDS = {
     "requests_column": ("요청", "Requests"),
     "seconds": ("초", "Seconds"),
     "why": ("스캔하지 못한 까닭", "Why not scanned"),
-    "matrix": ("검사 × 클러스터", "Checks × clusters"),
-    "check": ("검사", "Check"),
+    "matrix": ("점검 × 클러스터", "Checks × clusters"),
+    "check": ("점검", "Check"),
     "severity": ("심각도", "Severity"),
     "not_scanned": ("스캔 못 함:", "Not scanned:"),
     "note": ("참고:", "Note:"),
     "hidden": (
-        "검사 {count}개는 스캔한 모든 클러스터에서 통과했거나 해당하지 않습니다.",
+        "점검 {count}개는 스캔한 모든 클러스터에서 통과했거나 해당하지 않습니다.",
         "{count} more check(s) pass or do not apply on every scanned cluster.",
     ),
 }

@@ -7,7 +7,8 @@ them. A bearer token must be something an HTTP header can carry: one with a line
 `token: |` writes) is refused in one line that never quotes it, as kubectl refuses it too. A proxy
 must be an http(s) URL; `auth-provider` gcp and azure, removed from kubectl in 1.26, are refused
 with kubectl's advice. When an exec token expires mid-scan, the plugin runs again under the
-current request's deadline.
+current request's deadline; an expired `auth-provider: oidc` id-token is renewed here (`oidc`), within
+the same deadline, instead of by the client with no time limit.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 from urllib3.util import parse_url
 
 from kubegap.bilingual import message
+from kubegap.checker.live import oidc
 from kubegap.checker.live.bounded_http import current_deadline
 from kubegap.checker.live.exec_plugin import PLUGIN_SECONDS, ExecCredential, PluginFailure, run_plugin
 from kubegap.checker.live.kubeconfig import ChosenContext, absolute, problem
@@ -60,6 +62,14 @@ def prepare(chosen: ChosenContext, deadline: float | None) -> Prepared:
             name=name,
             plugin=_REMOVED_PROVIDERS[str(name)],
         )
+    settings = provider.get("config") if isinstance(provider, dict) else None
+    if (
+        isinstance(provider, dict)
+        and isinstance(settings, dict)
+        and name == "oidc"
+        and oidc.expired(settings)
+    ):
+        user["auth-provider"] = {**provider, "config": _renewed_oidc(chosen, settings, deadline)}
     if user.get("token"):
         _check_token(chosen, str(user["token"]), "token")
         return Prepared(chosen.as_config(user))
@@ -94,6 +104,22 @@ def _run(chosen: ChosenContext, spec: dict[str, Any], deadline: float | None) ->
             chosen, message("토큰에 {what}", "its token holds {what_en}", what=fault[0], what_en=fault[1])
         )
     return credential
+
+
+def _renewed_oidc(chosen: ChosenContext, config: dict[str, Any], deadline: float | None) -> dict[str, Any]:
+    """A copy of an auth-provider oidc `config` with its expired id-token renewed by `deadline`."""
+    renewed = dict(config)
+    try:
+        oidc.refresh(renewed, deadline)
+    except oidc.RefreshFailure as failure:
+        raise _user_problem(
+            chosen,
+            "사용자 {user}의 OIDC id-token이 만료되었고 새로 받지 못했습니다: {reason}",
+            "the OIDC id-token of user {user} expired and could not be renewed: {reason}",
+            user=repr(chosen.user.name[:80]),
+            reason=failure.said,
+        ) from None
+    return renewed
 
 
 def _renewer(chosen: ChosenContext, spec: dict[str, Any], expires: float | None) -> Callable[[Any], None]:

@@ -210,13 +210,16 @@ class _Reader:
         self._found.malformed.setdefault(f"group:{group}", reason)
 
     def _get_or_none(self, path: str, group: str) -> dict[str, Any] | None:
-        """A discovery document, or None with the failure remembered (an aggregated API may be down)."""
+        """A discovery document, or None with the failure remembered (an aggregated API may be down).
+
+        A 404 is a failure too: `/api` or `/apis` announced this group version, so a document that is
+        not there is a read that failed, and the kinds it would have placed are unknown, not absent.
+        """
         try:
             return self._client.get(path, deadline=self._deadline)
         except MalformedBody as error:
             self._found.malformed.setdefault(f"group:{group}", error.one_line())
             return None
         except ApiError as error:
-            if error.status != 404:
-                self._found.group_errors.setdefault(group, error.one_line())
+            self._found.group_errors.setdefault(group, error.one_line())
             return None

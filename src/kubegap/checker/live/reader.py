@@ -1,12 +1,13 @@
 """Read a live cluster into a Snapshot: one paginated LIST per kind, through the read-only client.
 
 Every kind asked for ends with a coverage verdict, so a check never passes on data that was not read:
-read, absent (not served: a CRD that is not installed), forbidden (401/403), failed (timeouts, 5xx
-after retries, a list that expired twice, a limit hit on the first page), malformed (a body of the
-wrong shape), partial (a page, byte or time limit hit part-way), or not collected (Secrets, which
-kubegap never reads). Items of a kind are kept only when the whole list was read; a half-read kind
-is partial, not quietly short. The scan itself always ends: `LiveLimits` bounds every request, every
-kind and the whole scan, and kinds the budget did not reach are failed with that reason.
+read, absent (not in discovery: a CRD that is not installed), forbidden (401/403), failed (timeouts, 5xx
+after retries, a 404 for a kind discovery announced, a list that expired twice, a limit hit on the first
+page), malformed (a body of the wrong shape), partial (a page, byte or time limit hit part-way), or not
+collected (Secrets, which kubegap never reads). Items of a kind are kept only when the whole list was
+read; a half-read kind is partial, not quietly short. The scan itself always ends: `LiveLimits` bounds
+every request, every kind and the whole scan, and kinds the budget did not reach are failed with that
+reason.
 """
 
 from __future__ import annotations
@@ -244,10 +245,23 @@ class _KindReader:
 
 
 def _coverage_for(error: ApiError) -> KindCoverage:
+    """Forbidden for 401/403, failed for everything else, 404 included.
+
+    The kind was listed by discovery, so a 404 on its LIST is a read that failed (an aggregated API
+    that went away, a proxy in the way, a server that lies), never a sign the kind is not served:
+    only "not in discovery" is absent, or a check would pass on what it never saw.
+    """
     if error.status in (401, 403):
         return KindCoverage(Coverage.forbidden, error.sentence())
     if error.status == 404:
-        return KindCoverage(Coverage.absent, error.sentence())
+        return KindCoverage(
+            Coverage.failed,
+            message(
+                "디스커버리가 알린 종류인데 목록 요청이 404를 받았습니다:",
+                "discovery lists this kind, yet its LIST answered 404:",
+            )
+            + error.sentence(),
+        )
     return KindCoverage(Coverage.failed, error.sentence())
 
 

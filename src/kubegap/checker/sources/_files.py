@@ -8,6 +8,8 @@ manifest objects can point at them (SARIF).
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +27,7 @@ _UTF8_BOM = b"\xef\xbb\xbf"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _SUFFIXES = (".json", ".yaml", ".yml")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+FLOW_YAML_BYTES = 4 << 20  # a file that starts like JSON is tried as flow-style YAML up to this size
 
 
 @dataclass(frozen=True)
@@ -44,20 +47,28 @@ def _is_input_file(path: Path) -> bool:
     return name.endswith(_SUFFIXES)
 
 
-def expand_paths(paths: Sequence[str | Path]) -> list[tuple[Path, bool]]:
-    """Files to read, each flagged True when named explicitly (False when found by walking a folder)."""
+def expand_paths(paths: Sequence[str | Path], outside: list[Path] | None = None) -> list[tuple[Path, bool]]:
+    """Files to read, each flagged True when named explicitly (False when found by walking a folder).
+
+    A file found by walking a folder is read only when its real path lies inside that folder: a
+    symlink in a checked-out repository can point anywhere (`~/.kube/config`, `/proc/self/environ`),
+    and whoever asked for the folder did not ask for that. Such links are left out and, when
+    `outside` is given, appended to it so the caller can say so; a file named explicitly is read
+    wherever it leads.
+    """
     found: list[tuple[Path, bool]] = []
     most = limits().files
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            walked = sorted(
-                candidate
-                for candidate in path.rglob("*")
-                if candidate.is_file()
-                and _is_input_file(candidate)
-                and not any(part.startswith(".") for part in candidate.relative_to(path).parts)
-            )
+            walked = []
+            root = os.path.realpath(path)
+            for candidate in _walk(path):
+                if _leads_outside(candidate, root):
+                    if outside is not None:
+                        outside.append(candidate)
+                elif candidate.is_file():
+                    walked.append(candidate)
             if not walked:
                 raise InputError(
                     message(
@@ -88,23 +99,54 @@ def expand_paths(paths: Sequence[str | Path]) -> list[tuple[Path, bool]]:
     return found
 
 
+def _walk(folder: Path) -> list[Path]:
+    """Input files (by name) under a folder, sorted, hidden files and folders left out; folders that
+    are symlinks are not entered."""
+    return sorted(
+        candidate
+        for candidate in folder.rglob("*")
+        if _is_input_file(candidate)
+        and not any(part.startswith(".") for part in candidate.relative_to(folder).parts)
+    )
+
+
+def _leads_outside(candidate: Path, root: str) -> bool:
+    """True when the file's real path is not inside `root` (the walked folder's real path)."""
+    try:
+        return not Path(os.path.realpath(candidate)).is_relative_to(root)
+    except (OSError, ValueError, RuntimeError):
+        return True  # a link that cannot be resolved (a loop) leads nowhere that was asked for
+
+
 def _bad(path: Path, ko: str, en: str, **values: object) -> InputError:
     """'<file>: <problem>' in both languages: the one shape of every input-file error."""
     return InputError(message("{path}: " + ko, "{path}: " + en, path=str(path), **values))
 
 
 def read_bytes(path: Path) -> bytes:
-    """The file's content, gunzipped when it is gzip (by its magic bytes, whatever its name)."""
+    """The file's content, gunzipped when it is gzip (by its magic bytes, whatever its name).
+
+    Only a regular file is read, and never more than the limit: the file is opened without waiting
+    (a FIFO would block the open itself) and judged on what it is, not on its name, so a FIFO,
+    `/dev/zero` or a link to either is one error line instead of a scan that never ends.
+    """
     chosen = limits()
     limit = chosen.whole_file_bytes
     try:
-        if path.stat().st_size > limit:
-            raise too_large(path, "holds", limit)
-        raw = path.read_bytes()
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        with os.fdopen(descriptor, "rb") as file:
+            info = os.fstat(file.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise _bad(path, "일반 파일이 아닙니다", "not a regular file")
+            if info.st_size > limit:
+                raise too_large(path, "holds", limit)
+            raw = file.read(limit + 1)
     except OSError as error:
         raise _bad(
             path, "읽을 수 없습니다({reason})", "cannot read: {reason}", reason=str(error.strerror or error)
         ) from None
+    if len(raw) > limit:  # it grew while being read
+        raise too_large(path, "holds", limit)
     if raw[:2] == _GZIP_MAGIC:
         return gunzip(path, raw, chosen)
     if path.name.lower().endswith(".gz"):
@@ -217,7 +259,26 @@ def read_documents(path: Path) -> list[Document]:
     if not raw.strip():
         return []
     if _looks_like_json(raw):
-        data = parse_json(path, raw)
+        try:
+            data = parse_json(path, raw)
+        except InputError as not_json:
+            return _flow_yaml(path, raw, not_json)
         check_json(path, data, limits())
         return [Document(data, str(path), 1)]
     return list(iter_yaml(path, _text(path, raw)))
+
+
+def _flow_yaml(path: Path, raw: bytes, not_json: InputError) -> list[Document]:
+    """A file that starts like JSON but is not: YAML in flow style (`{apiVersion: v1, kind: Pod}`) is
+    valid YAML, so it is read as YAML. When that fails too, a file named .json gets the JSON error
+    and any other the YAML one (which also recognises an unrendered `{{ template }}`). Large files are
+    not tried twice: flow-style manifests are small, and a broken 200 MB dump is simply broken JSON.
+    """
+    if len(raw) > FLOW_YAML_BYTES:
+        raise not_json
+    try:
+        return list(iter_yaml(path, _text(path, raw)))
+    except InputError:
+        if path.name.lower().removesuffix(".gz").endswith(".json"):
+            raise not_json from None
+        raise

@@ -40,7 +40,8 @@ def load_manifests(paths: Sequence[str | Path]) -> Snapshot:
     intake = Intake(snapshot, dedupe=False)
     unparsable: list[Message] = []
     not_objects: dict[str, int] = {}
-    for path, explicit in expand_paths(paths):
+    outside: list[Path] = []
+    for path, explicit in expand_paths(paths, outside):
         try:
             documents = read_documents(path)
         except InputError as error:
@@ -57,6 +58,8 @@ def load_manifests(paths: Sequence[str | Path]) -> Snapshot:
                 not_objects[str(document.path)] = not_objects.get(str(document.path), 0) + 1
                 continue
             intake.add(data, document.path, document.line, document.index)
+    if outside:
+        snapshot.notes.append(notes.links_outside(str(path) for path in outside))
     if not_objects:
         snapshot.notes.append(notes.not_objects(sum(not_objects.values()), not_objects))
     for problem in unparsable[:20]:

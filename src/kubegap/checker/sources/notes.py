@@ -92,3 +92,13 @@ def secrets_dropped(count: int, files: Iterable[str]) -> Message:
 
 def originally_from(source: str) -> Message:
     return message("원래 {source}에서 찍은 스냅숏입니다", "snapshot originally from {source}", source=source)
+
+
+def links_outside(files: Iterable[str]) -> Message:
+    listed = list(files)
+    return message(
+        "폴더 밖을 가리키는 링크 {count}개를 건너뛰었습니다{ko_files}. 읽으려면 파일을 직접 지정하세요",
+        "skipped {count} link(s) that lead outside the folder scanned{en_files}; name a file to read it",
+        count=len(listed),
+        **_where(listed),
+    )

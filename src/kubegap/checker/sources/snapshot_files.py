@@ -142,8 +142,9 @@ def load_snapshot_files(paths: Sequence[str | Path]) -> Snapshot:
     snapshot = Snapshot(mode="snapshot", source=describe_paths("snapshot", paths))
     intake = Intake(snapshot)
     documents = 0
+    outside: list[Path] = []
     with _collector_paused():
-        for path, _explicit in expand_paths(paths):
+        for path, _explicit in expand_paths(paths, outside):
             if _stream_file(snapshot, intake, path):
                 documents += 1
                 continue
@@ -157,6 +158,8 @@ def load_snapshot_files(paths: Sequence[str | Path]) -> Snapshot:
         raise InputError(
             message("{where}: 비어 있어 오브젝트가 없습니다", "{where}: empty, no objects found", where=where)
         )
+    if outside:
+        snapshot.notes.append(notes.links_outside(str(path) for path in outside))
     # Secrets are listed as never read even when a kubegap snapshot said otherwise.
     snapshot.coverage["Secret"] = KindCoverage(Coverage.not_collected, "never read by kubegap")
     snapshot.objects.pop("Secret", None)

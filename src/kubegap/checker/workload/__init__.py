@@ -17,7 +17,12 @@ role is decided once (`roles`), and checks select workloads by the roles they de
 `CheckMeta.roles` through `checks._common.role_workloads`, never by words of their own.
 """
 
-from kubegap.checker.workload.frameworks import uses_gloo, uses_nccl_tests, uses_pytorch_nccl
+from kubegap.checker.workload.frameworks import (
+    runs_bounded_benchmark,
+    uses_gloo,
+    uses_nccl_tests,
+    uses_pytorch_nccl,
+)
 from kubegap.checker.workload.model import (
     WORKLOAD_KINDS,
     PodTemplate,
@@ -43,6 +48,7 @@ __all__ = [
     "is_placeholder",
     "is_unrendered",
     "parse_script",
+    "runs_bounded_benchmark",
     "templates",
     "uses_gloo",
     "uses_nccl_tests",

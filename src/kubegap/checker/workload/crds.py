@@ -16,6 +16,19 @@ from kubegap.checker.extract._fields import dig, items, mapping
 from kubegap.checker.snapshot import KubeObject
 from kubegap.checker.workload._read import Found, Reader
 from kubegap.checker.workload.kinds import Extractor, leader_worker, ray_cluster, replicated_jobs
+from kubegap.checker.workload.operators import (
+    DYNAMO_LIVENESS,
+    LIVENESS,
+    RESOURCES,
+    dynamo_liveness,
+    kaito_preset,
+    kserve_llm_liveness,
+    kserve_resource_defaults,
+    kserve_runtime,
+    nim_default_liveness,
+    ome_disruption_budget,
+    ome_runtime,
+)
 
 
 def _image(value: Any) -> Any:
@@ -26,38 +39,109 @@ def _image(value: Any) -> Any:
     return value
 
 
-def _nim(obj: KubeObject, reader: Reader) -> list[Found]:
-    spec = mapping(obj.get("spec"))
+_NIM_READY = {"httpGet": {"path": "/v1/health/ready", "port": "api"}}
+
+
+def _nim_pod(spec: dict[str, Any], group: str, reader: Reader, serving: bool = True) -> dict[str, Any]:
+    """The pod the NIM operator renders from a NIMService spec: its probes default when not given."""
     port = dig(spec, "expose", "service", "port")
+    liveness = mapping(spec.get("livenessProbe"))
+    probe = liveness.get("probe")
+    if liveness.get("enabled") is False or not serving:
+        probe = None
+    elif not probe:
+        probe = {"httpGet": {"path": "/v1/health/live", "port": "api"}}
+        reader.manage(nim_default_liveness(group))
     container = {
         "name": "nim",
         "image": _image(spec.get("image")),
         "env": spec.get("env"),
         "resources": spec.get("resources"),
-        "livenessProbe": dig(spec, "livenessProbe", "probe")
-        if dig(spec, "livenessProbe", "enabled") is not False
-        else None,
-        "readinessProbe": dig(spec, "readinessProbe", "probe"),
-        "ports": [{"containerPort": port}] if port else None,
+        "livenessProbe": probe,
+        "readinessProbe": dig(spec, "readinessProbe", "probe")
+        or (None if dig(spec, "readinessProbe", "enabled") is False or not serving else _NIM_READY),
+        "ports": [{"containerPort": port or 8000, "name": "api"}] if serving else None,
     }
-    pod = {"containers": [container], "volumes": spec.get("volumes")}
+    claims = [
+        {"name": str(claim.get("name") or claim.get("resourceClaimTemplateName") or "gpu"), **claim}
+        for claim in items(spec.get("draResources"))
+    ]
+    if claims:  # the operator hands every DRA claim to the NIM container
+        resources = mapping(spec.get("resources"))
+        container["resources"] = {**resources, "claims": [{"name": claim["name"]} for claim in claims]}
+    return {
+        "containers": [container],
+        "volumes": spec.get("volumes"),
+        "resourceClaims": claims or None,
+        "nodeSelector": spec.get("nodeSelector"),
+        "affinity": spec.get("affinity"),
+        "tolerations": spec.get("tolerations"),
+    }
+
+
+def _nim(obj: KubeObject, reader: Reader) -> list[Found]:
+    spec = mapping(obj.get("spec"))
     if obj.get("kind") == "NIMCache":
-        return [("cache", pod, 1)]
+        return [("cache", _nim_pod(spec, "cache", reader, serving=False), 1)]
+    return _nim_service(spec, "", "spec", reader)
+
+
+def _nim_service(spec: dict[str, Any], group: str, path: str, reader: Reader) -> list[Found]:
+    pod = _nim_pod(spec, group, reader)
     nodes = (
-        reader.count(dig(spec, "multiNode"), "size", 1, "spec.multiNode.size") if spec.get("multiNode") else 1
+        reader.count(dig(spec, "multiNode"), "size", 1, f"{path}.multiNode.size")
+        if spec.get("multiNode")
+        else 1
     )
-    return [("", pod, reader.count(spec, "replicas", 1, "spec.replicas") * max(nodes, 1))]
+    return [(group, pod, reader.count(spec, "replicas", 1, f"{path}.replicas") * max(nodes, 1))]
+
+
+def _nim_pipeline(obj: KubeObject, reader: Reader) -> list[Found]:
+    """A NIMPipeline holds NIMService specs under `services[].spec`, each deployed unless disabled."""
+    found: list[Found] = []
+    for index, service in enumerate(items(dig(obj, "spec", "services"))):
+        if service.get("enabled") is False:
+            continue
+        name = str(service.get("name") or f"services[{index}]")
+        found += _nim_service(mapping(service.get("spec")), name, f"spec.services[{index}].spec", reader)
+    return found
+
+
+# KServe v1beta1 predictor frameworks: each is one container spec plus storageUri and runtimeVersion.
+_KSERVE_FRAMEWORKS = (
+    "model",
+    "sklearn",
+    "xgboost",
+    "tensorflow",
+    "pytorch",
+    "triton",
+    "onnx",
+    "pmml",
+    "lightgbm",
+    "paddle",
+    "huggingface",
+)
+_KSERVE_COMPONENT_KEYS = frozenset({*_KSERVE_FRAMEWORKS, "minReplicas", "maxReplicas", "workerSpec"})
 
 
 def _kserve_component(component: Any, name: str, reader: Reader) -> list[Found]:
     part = mapping(component)
     if not part:
         return []
-    pod = {key: value for key, value in part.items() if key not in ("model", "minReplicas", "maxReplicas")}
+    pod = {key: value for key, value in part.items() if key not in _KSERVE_COMPONENT_KEYS}
     listed = items(part.get("containers"))
-    model = mapping(part.get("model"))
-    if model:
+    framework = next((key for key in _KSERVE_FRAMEWORKS if mapping(part.get(key))), "")
+    if framework:
+        # The ServingRuntime's container runs, merged with these fields: what is not set here (the
+        # probes, and limits.memory) comes from a runtime this input does not hold.
+        model = mapping(part.get(framework))
         listed = [{"name": "kserve-container", **model}, *listed]
+        if not mapping(model.get("livenessProbe")):
+            reader.manage(kserve_runtime(LIVENESS, name))
+        if dig(model, "resources", "limits", "memory") is None:
+            reader.manage(kserve_runtime(RESOURCES, name))
+    elif listed and dig(listed[0], "resources", "limits", "memory") is None:
+        reader.manage(kserve_resource_defaults(name))
     pod["containers"] = listed
     replicas = reader.count(part, "minReplicas", 1, f"spec.{name}.minReplicas")
     found: list[Found] = [(name, pod, max(replicas, 1))] if listed else []
@@ -76,6 +160,89 @@ def _inference_service(obj: KubeObject, reader: Reader) -> list[Found]:
     return found
 
 
+def _llm_inference_service(obj: KubeObject, reader: Reader) -> list[Found]:
+    """KServe LLMInferenceService: `template` (and `worker`), and a `prefill` part of the same shape.
+
+    The controller merges each container named `main` over its well-known config template, which
+    carries `/health` probes on port 8000: a `main` container without its own liveness probe gets that
+    one. The templates hold a plain PodSpec (no metadata).
+    """
+    spec = mapping(obj.get("spec"))
+    found: list[Found] = []
+    for part, prefix, path in ((spec, "", "spec"), (mapping(spec.get("prefill")), "prefill", "spec.prefill")):
+        if not part:
+            continue
+        replicas = reader.count(part, "replicas", 1, f"{path}.replicas")
+        for key, group in (
+            ("template", prefix or "main"),
+            ("worker", f"{prefix}-worker" if prefix else "worker"),
+        ):
+            pod = mapping(part.get(key))
+            if not pod:
+                continue
+            listed = []
+            for container in items(pod.get("containers")):
+                if container.get("name") == "main" and not mapping(container.get("livenessProbe")):
+                    container = {**container, "livenessProbe": _KSERVE_LLM_LIVENESS}
+                    reader.manage(kserve_llm_liveness(group))
+                listed.append(container)
+            found.append((group, reader.derive({**pod, "containers": listed}, pod), max(replicas, 1)))
+    return found
+
+
+def _ome_inference_service(obj: KubeObject, reader: Reader) -> list[Found]:
+    """OME InferenceService: engine, decoder and router components, each filled in from a serving
+    runtime; a component holds pod fields, an optional `runner` container and its own resources."""
+    spec = mapping(obj.get("spec"))
+    found: list[Found] = []
+    for name in ("engine", "decoder", "router"):
+        part = mapping(spec.get(name))
+        if not part:
+            continue
+        runner = {"name": name, **mapping(part.get("runner"))}
+        if part.get("resources") and not runner.get("resources"):
+            runner["resources"] = part["resources"]
+        if not mapping(runner.get("livenessProbe")):
+            reader.manage(ome_runtime(LIVENESS, name))
+        if dig(runner, "resources", "limits", "memory") is None:
+            reader.manage(ome_runtime(RESOURCES, name))
+        reader.manage(ome_disruption_budget(name))
+        pod = {key: value for key, value in part.items() if key not in _KSERVE_COMPONENT_KEYS | {"runner"}}
+        pod["containers"] = [runner, *items(part.get("containers"))]
+        replicas = reader.count(part, "minReplicas", 1, f"spec.{name}.minReplicas")
+        found.append((name, pod, max(replicas, 1)))
+    return found
+
+
+def _kaito_workspace(obj: KubeObject, reader: Reader) -> list[Found]:
+    """KAITO Workspace: a custom `inference.template`, or a preset whose pod KAITO builds itself."""
+    top = obj if "inference" in obj else mapping(obj.get("spec"))
+    where = "" if top is obj else "spec."
+    inference = mapping(top.get("inference"))
+    nodes = reader.count(top.get("resource"), "count", 1, f"{where}resource.count")
+    template = mapping(inference.get("template"))
+    if template:
+        return [("inference", dig(template, "spec"), max(nodes, 1))]
+    preset = mapping(inference.get("preset"))
+    if not preset:
+        return []
+    for aspect in (LIVENESS, RESOURCES):
+        reader.manage(kaito_preset(aspect, "inference"))
+    container = {
+        "name": "inference",
+        "image": "",  # KAITO picks the preset's image
+        "livenessProbe": {"httpGet": {"path": "/health", "port": 5000}},
+        "readinessProbe": {"httpGet": {"path": "/health", "port": 5000}},
+        "ports": [{"containerPort": 5000}],
+        # KAITO sets the GPU count from the node's SKU; every preset runs on at least one GPU.
+        "resources": {"limits": {"nvidia.com/gpu": 1}},
+    }
+    return [("inference", {"containers": [container]}, max(nodes, 1))]
+
+
+_KSERVE_LLM_LIVENESS = {"httpGet": {"path": "/health", "port": 8000}}
+
+
 def _serving_runtime(obj: KubeObject, _reader: Reader) -> list[Found]:
     return [("runtime", obj.get("spec"), 1)]
 
@@ -91,6 +258,11 @@ def _dynamo(obj: KubeObject, reader: Reader) -> list[Found]:
         }
         main.setdefault("name", "main")
         main["resources"] = {"limits": limits} if limits else main.get("resources")
+        if not mapping(main.get("livenessProbe")) and not mapping(service.get("livenessProbe")):
+            main["livenessProbe"] = DYNAMO_LIVENESS
+            reader.manage(dynamo_liveness(str(name)))
+        elif mapping(service.get("livenessProbe")):
+            main["livenessProbe"] = service["livenessProbe"]
         pod = {**{key: value for key, value in extra.items() if key != "mainContainer"}, "containers": [main]}
         replicas = reader.count(service, "replicas", 1, f"spec.services.{name}.replicas")
         nodes = reader.count(
@@ -136,6 +308,11 @@ CRDS: dict[str, Extractor] = {
     "serving.kserve.io/InferenceService": _inference_service,
     "serving.kserve.io/ServingRuntime": _serving_runtime,
     "serving.kserve.io/ClusterServingRuntime": _serving_runtime,
+    "serving.kserve.io/LLMInferenceService": _llm_inference_service,
+    "serving.kserve.io/LLMInferenceServiceConfig": _llm_inference_service,
+    "apps.nvidia.com/NIMPipeline": _nim_pipeline,
+    "kaito.sh/Workspace": _kaito_workspace,
+    "ome.io/InferenceService": _ome_inference_service,
     "nvidia.com/DynamoGraphDeployment": _dynamo,
     "argoproj.io/Workflow": _argo,
     "argoproj.io/WorkflowTemplate": _argo,
@@ -201,6 +378,14 @@ def _leader_worker_shaped(node: dict[str, Any]) -> bool:
 
 
 def _group(path: str) -> str:
-    """`spec.inference.template.spec` -> `inference`: the last step that names something."""
+    """`spec.inference.template.spec` -> `inference`: the last step that names something.
+
+    Roles that hold two templates (`roles[prefill].entryTemplate`, `.workerTemplate`) are named by both
+    steps, `prefill-entry` and `prefill-worker`, so the roles of one object stay apart."""
     steps = [step for step in path.replace("[", ".[").split(".") if step and step not in ("spec", "template")]
-    return steps[-1] if steps else ""
+    if not steps:
+        return ""
+    last = steps[-1]
+    if last.lower().endswith("template") and len(steps) > 1:
+        return f"{steps[-2]}-{last[: -len('template')].lower()}"
+    return last

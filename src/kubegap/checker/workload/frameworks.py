@@ -66,3 +66,30 @@ def uses_pytorch_nccl(workload: Workload) -> bool:
         if module.startswith(_PYTORCH_MODULES):
             return True
     return any(name.startswith("TORCH_NCCL_") or name == "TORCH_DISTRIBUTED_DEBUG" for name in workload.env())
+
+
+# Benchmarks that run a fixed, short measurement (seconds to minutes) and exit: bandwidth, collective
+# and burn-in tools. A training benchmark (tf_cnn_benchmarks, MLPerf training) is not one of them.
+BOUNDED_BENCHMARKS = frozenset(
+    {
+        *NCCL_TESTS,
+        "nvbandwidth",
+        "ib_write_bw",
+        "ib_read_bw",
+        "ib_send_bw",
+        "ib_write_lat",
+        "ib_read_lat",
+        "gpu_burn",
+        "gpu-burn",
+        "gpuburn",
+        "dcgmproftester",
+        "dcgmproftester11",
+        "dcgmproftester12",
+    }
+)
+
+
+def runs_bounded_benchmark(workload: Workload) -> bool:
+    """The workload runs a short fixed-length measurement tool (nvbandwidth, nccl-tests, ib_write_bw)."""
+    words = (word.rsplit("/", 1)[-1] for commands in workload.commands for word in commands.words())
+    return any(word in BOUNDED_BENCHMARKS for word in words)

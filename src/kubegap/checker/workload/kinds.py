@@ -13,6 +13,7 @@ from typing import Any
 from kubegap.checker.extract._fields import dig, items, mapping
 from kubegap.checker.snapshot import KubeObject
 from kubegap.checker.workload._read import Found, Reader
+from kubegap.checker.workload.operators import KUBERAY_LIVENESS, kuberay_liveness
 
 Extractor = Callable[[KubeObject, Reader], list[Found]]
 
@@ -66,7 +67,13 @@ def _jobset(obj: KubeObject, reader: Reader) -> list[Found]:
 
 def _kubeflow(obj: KubeObject, reader: Reader) -> list[Found]:
     found: list[Found] = []
-    for key, replica_specs in mapping(obj.get("spec")).items():
+    spec = mapping(obj.get("spec"))
+    if isinstance(dig(spec, "template", "spec"), dict) and not any(
+        str(k).endswith("ReplicaSpecs") for k in spec
+    ):
+        # kubeflow.org/v1alpha1 MPIJob: one worker template and a replica count, no replica specs.
+        return [("worker", dig(spec, "template", "spec"), reader.count(spec, "replicas", 1, "spec.replicas"))]
+    for key, replica_specs in spec.items():
         if not str(key).endswith("ReplicaSpecs"):
             continue
         for group, replica in mapping(replica_specs).items():
@@ -104,8 +111,20 @@ def _training_runtime(obj: KubeObject, reader: Reader) -> list[Found]:
     return [(group, spec, max(count, nodes)) for group, spec, count in jobs]
 
 
-def ray_cluster(cluster: Any, reader: Reader, path: str) -> list[Found]:
-    found: list[Found] = [("head", dig(cluster, "headGroupSpec", "template", "spec"), 1)]
+def _kuberay_probe(spec: Any, group: str, reader: Reader, serve: bool) -> Any:
+    """The pod spec KubeRay runs: its Ray container (the first) gets KubeRay's liveness probe when it
+    has none of its own."""
+    listed = items(dig(spec, "containers"))
+    if not listed or mapping(listed[0].get("livenessProbe")):
+        return spec
+    reader.manage(kuberay_liveness(group, serve))
+    ray = {**listed[0], "livenessProbe": KUBERAY_LIVENESS}
+    return reader.derive({**mapping(spec), "containers": [ray, *listed[1:]]}, spec)
+
+
+def ray_cluster(cluster: Any, reader: Reader, path: str, serve: bool = False) -> list[Found]:
+    head = _kuberay_probe(dig(cluster, "headGroupSpec", "template", "spec"), "head", reader, serve)
+    found: list[Found] = [("head", head, 1)]
     for index, group in enumerate(items(dig(cluster, "workerGroupSpecs"))):
         where = f"{path}.workerGroupSpecs[{index}]"
         count = reader.count(
@@ -115,7 +134,8 @@ def ray_cluster(cluster: Any, reader: Reader, path: str) -> list[Found]:
             f"{where}.replicas",
         )
         count *= max(reader.count(group, "numOfHosts", 1, f"{where}.numOfHosts"), 1)
-        found.append((str(group.get("groupName") or "worker"), dig(group, "template", "spec"), count))
+        name = str(group.get("groupName") or "worker")
+        found.append((name, _kuberay_probe(dig(group, "template", "spec"), name, reader, serve), count))
     return found
 
 
@@ -128,7 +148,7 @@ def _rayjob(obj: KubeObject, reader: Reader) -> list[Found]:
 
 
 def _rayservice(obj: KubeObject, reader: Reader) -> list[Found]:
-    return ray_cluster(dig(obj, "spec", "rayClusterConfig"), reader, "spec.rayClusterConfig")
+    return ray_cluster(dig(obj, "spec", "rayClusterConfig"), reader, "spec.rayClusterConfig", serve=True)
 
 
 def leader_worker(template: Any, groups: int, reader: Reader, path: str) -> list[Found]:

@@ -31,13 +31,15 @@ from kubegap.checker.extract.podspec import (
     gpus_requested,
     images,
     is_gpu_resource,
+    is_patch_fragment,
 )
 from kubegap.checker.finding import ObjectRef
 from kubegap.checker.snapshot import KubeObject, Snapshot
 from kubegap.checker.workload._read import Reader
 from kubegap.checker.workload.crds import CRDS, discovered
 from kubegap.checker.workload.kinds import KNOWN
-from kubegap.checker.workload.roles import TRAINING, Facts, Role, classify
+from kubegap.checker.workload.operators import Managed
+from kubegap.checker.workload.roles import TRAINING, Facts, Role, classify, name_signals
 from kubegap.checker.workload.shell import Commands, commands_of
 from kubegap.checker.workload.unrendered import is_unrendered
 
@@ -84,6 +86,13 @@ class PodTemplate:
     spec: dict[str, Any]  # the pod spec (always a dict, possibly empty)
     replicas: int  # pods created from this template
     gpus: int  # accelerators requested per pod (GPUs, MIG slices, Neuron, Gaudi, TPU...)
+    labels: dict[str, str] = field(default_factory=dict)  # the pod template's own metadata labels
+
+    @property
+    def pinned_host(self) -> str:
+        """The one node every pod of this template must run on (nodeName, a hostname selector or a
+        required affinity to a single hostname), or ''."""
+        return pinned_host(self.spec)
 
 
 @dataclass(frozen=True)
@@ -96,6 +105,16 @@ class Workload:
     unrendered: tuple[str, ...] = ()  # paths of count and accelerator fields left to a template engine
     role: Role = Role.other
     role_evidence: tuple[str, ...] = field(default=())
+    managed: tuple[Managed, ...] = ()  # fields its operator fills into the pods (see `operators`)
+    fragment: bool = False  # a patch (kustomize component, strategic merge): containers without images
+
+    def managed_for(self, aspect: str, group: str) -> Managed | None:
+        """What fills `aspect` (LIVENESS, RESOURCES) of the template `group`, when an operator does."""
+        return next((m for m in self.managed if m.aspect == aspect and m.group == group), None)
+
+    @property
+    def gpu_pods(self) -> int:
+        return sum(template.replicas for template in self.templates if template.gpus > 0)
 
     @property
     def requests_gpus(self) -> bool:
@@ -128,7 +147,16 @@ class Workload:
         return tuple(found)
 
     def env(self, gpu_only: bool = True) -> dict[str, str]:
-        """Env of the (GPU) templates' app containers merged, plus what their scripts export."""
+        """Env of the (GPU) templates' app containers merged, plus what their scripts export.
+
+        Worked out once per workload (several checks ask); each caller gets its own copy.
+        """
+        known: dict[bool, dict[str, str]] = self.__dict__.setdefault("_env", {})
+        if gpu_only not in known:
+            known[gpu_only] = self._merged_env(gpu_only)
+        return dict(known[gpu_only])
+
+    def _merged_env(self, gpu_only: bool) -> dict[str, str]:
         merged: dict[str, str] = {}
         for template in self.templates:
             if gpu_only and template.gpus == 0:
@@ -225,7 +253,134 @@ def _template_labels(obj: KubeObject) -> dict[str, str]:
     return labels
 
 
-def workload_of(key: str, obj: KubeObject) -> Workload | None:
+_HOSTNAME = "kubernetes.io/hostname"
+
+
+def pinned_host(spec: dict[str, Any]) -> str:
+    """The single node a pod spec is tied to, or '' when it may run on several."""
+    if spec.get("nodeName"):
+        return str(spec["nodeName"])
+    selected = mapping(spec.get("nodeSelector")).get(_HOSTNAME)
+    if selected:
+        return str(selected)
+    required = dig(spec, "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution")
+    terms = items(dig(required, "nodeSelectorTerms"))
+    hosts = set()
+    for term in terms:
+        values = [
+            expression.get("values")
+            for expression in items(term.get("matchExpressions"))
+            if expression.get("key") == _HOSTNAME and expression.get("operator") == "In"
+        ]
+        if not values or not isinstance(values[0], list):
+            return ""
+        hosts |= {str(value) for value in values[0]}
+    return next(iter(hosts)) if len(hosts) == 1 else ""
+
+
+def _labels_by_spec(obj: KubeObject) -> dict[int, dict[str, str]]:
+    """id(pod spec) -> the labels of the PodTemplateSpec holding it, for every template in the object."""
+    found: dict[int, dict[str, str]] = {}
+
+    def walk(node: Any) -> None:
+        if isinstance(node, list):
+            for value in node:
+                walk(value)
+        elif isinstance(node, dict):
+            inner = node.get("spec")
+            labels = mapping(dig(node, "metadata", "labels"))
+            if isinstance(inner, dict) and labels and node is not obj:
+                found[id(inner)] = {str(k): str(v) for k, v in labels.items()}
+            for key, value in node.items():
+                if key not in ("metadata", "status"):
+                    walk(value)
+
+    walk(obj.get("spec"))
+    return found
+
+
+@dataclass(frozen=True)
+class _TemplateShape:
+    """What a workload reads from one pod template's containers alone, whichever object holds them."""
+
+    gpus: int
+    placeholders: tuple[str, ...]  # unrendered accelerator fields, as `_accelerator_placeholders` notes
+    commands: tuple[Commands, ...]
+    env: dict[str, str]  # app containers' env and what their scripts export, merged in order
+    images: tuple[str, ...]
+    listens: bool
+
+
+def _template_shape(group: str, spec: dict[str, Any]) -> _TemplateShape:
+    reader = Reader()
+    _accelerator_placeholders(group, spec, reader)
+    app = containers(spec, include_init=False)
+    env: dict[str, str] = {}
+    for container in app:
+        env.update(container_env(container))
+        env.update(commands_of(container).exported)
+    return _TemplateShape(
+        gpus_requested(spec),
+        tuple(reader.unrendered),
+        tuple(commands_of(container) for container in app),
+        env,
+        tuple(images(spec)),
+        _listens(spec),
+    )
+
+
+# The parts of a pod spec `_template_shape` reads: two templates whose parts are the same objects
+# (the snapshot loader stores equal parts once) have the same shape.
+_SHAPE_FIELDS = ("containers", "initContainers", "resourceClaims")
+
+
+class ShapeCache:
+    """`_template_shape` once per distinct template of one snapshot, not once per pod.
+
+    Keyed on the identity of the spec parts it reads, which the loader shares between the pods of one
+    template; each entry holds those parts, so an identity is never reused while the cache lives.
+    """
+
+    def __init__(self) -> None:
+        self._shapes: dict[tuple[str, int, int, int], tuple[tuple[Any, ...], _TemplateShape]] = {}
+        self._roles: dict[tuple[Any, ...], tuple[Role, tuple[str, ...]]] = {}
+
+    def role(
+        self, facts: Facts, shapes: list[_TemplateShape], entrypoint: str
+    ) -> tuple[Role, tuple[str, ...]]:
+        """`classify(facts)`, once per kind, templates, name signals and the facts not read from them.
+
+        The shapes are held by this cache, so their identities stand for their contents.
+        """
+        key = (
+            facts.kind_key,
+            name_signals(facts),
+            tuple(id(shape) for shape in shapes),
+            entrypoint,
+            facts.gpus,
+            facts.gpu_pods,
+            facts.distributed,
+            facts.listens,
+            facts.agent,
+            facts.node_diagnostic,
+        )
+        found = self._roles.get(key)
+        if found is None:
+            found = self._roles[key] = classify(facts)
+        return found
+
+    def shape(self, group: str, spec: dict[str, Any]) -> _TemplateShape:
+        parts = tuple(spec.get(name) for name in _SHAPE_FIELDS)
+        key = (group, id(parts[0]), id(parts[1]), id(parts[2]))
+        found = self._shapes.get(key)
+        if found is not None and all(a is b for a, b in zip(found[0], parts, strict=True)):
+            return found[1]
+        shape = _template_shape(group, spec)
+        self._shapes[key] = (parts, shape)
+        return shape
+
+
+def workload_of(key: str, obj: KubeObject, shapes: ShapeCache | None = None) -> Workload | None:
     """One object as a Workload; None when it holds no pod template or is owned by a kind we read."""
     extractor = EXTRACTORS.get(key)
     if _owned_by_extracted_kind(obj) or key.rsplit("/", 1)[-1] in _NOT_WORKLOADS:
@@ -234,22 +389,41 @@ def workload_of(key: str, obj: KubeObject) -> Workload | None:
     found = extractor(obj, reader) if extractor is not None else discovered(obj, reader)
     if extractor is None and not found:
         return None
+    shapes = shapes or ShapeCache()
     owner = ref(obj)
+    labels = _labels_by_spec(obj)
+    specs = [(group, spec, replicas) for group, spec, replicas in found]
+    shaped = [shapes.shape(group, mapping(spec)) for group, spec, _ in specs]
     templates = tuple(
-        PodTemplate(owner, key, group, mapping(spec), max(replicas, 0), gpus_requested(mapping(spec)))
-        for group, spec, replicas in found
+        PodTemplate(
+            owner,
+            key,
+            group,
+            mapping(spec),
+            max(replicas, 0),
+            shape.gpus,
+            labels.get(reader.origins.get(id(spec), id(spec)), {}),
+        )
+        for (group, spec, replicas), shape in zip(specs, shaped, strict=True)
     )
-    for template in templates:
-        _accelerator_placeholders(template.group, template.spec, reader)
+    for shape in shaped:
+        for path in shape.placeholders:
+            reader.note(path)
     distributed = _distributed(key, obj, templates)
-    workload = Workload(owner, key, obj, templates, distributed, tuple(reader.unrendered))
+    entrypoint = str(dig(obj, "spec", "entrypoint") or "")
+    launched = [commands_of({}, entrypoint)] if entrypoint else []
+    commands = tuple(launched + [command for shape in shaped for command in shape.commands])
+    env: dict[str, str] = {}
+    for shape in shaped:
+        env.update(shape.env)
+    fragment = key not in CRDS and any(is_patch_fragment(template.spec) for template in templates)
     facts = Facts(
         kind_key=key,
         name=name_of(obj),
         labels=_template_labels(obj),
-        images=[image for template in templates for image in images(template.spec)],
-        commands=workload.commands,
-        env=workload.env(gpu_only=False),
+        images=[image for shape in shaped for image in shape.images],
+        commands=commands,
+        env=env,
         gpus=max((template.gpus for template in templates), default=0),
         # A template whose accelerator count is templated may well be a GPU pod: classify it as one.
         gpu_pods=sum(
@@ -258,12 +432,25 @@ def workload_of(key: str, obj: KubeObject) -> Workload | None:
             if template.gpus > 0 or any(path.startswith(_prefix(template)) for path in reader.unrendered)
         ),
         distributed=distributed,
-        listens=any(_listens(template.spec) for template in templates),
+        listens=any(shape.listens for shape in shaped),
         agent=_agent(obj, templates),
         node_diagnostic=_node_diagnostic(key, templates, distributed),
     )
-    role, evidence = classify(facts)
-    return Workload(owner, key, obj, templates, distributed, tuple(reader.unrendered), role, evidence)
+    role, evidence = shapes.role(facts, shaped, entrypoint)
+    result = Workload(
+        owner,
+        key,
+        obj,
+        templates,
+        distributed,
+        tuple(reader.unrendered),
+        role,
+        evidence,
+        tuple(reader.managed),
+        fragment,
+    )
+    result.__dict__["commands"] = commands  # the cached property, already worked out above
+    return result
 
 
 def _agent(obj: KubeObject, templates: tuple[PodTemplate, ...]) -> str:
@@ -284,9 +471,10 @@ def _build(snapshot: Snapshot) -> list[Workload]:
         for key in snapshot.kinds()
         if key not in EXTRACTORS and (key.rsplit("/", 1)[0] if "/" in key else "") not in _BUILT_IN_GROUPS
     ]
+    shapes = ShapeCache()
     for key in [*known, *sorted(others)]:
         for obj in snapshot.of(key):
-            if isinstance(obj, dict) and (workload := workload_of(key, obj)) is not None:
+            if isinstance(obj, dict) and (workload := workload_of(key, obj, shapes)) is not None:
                 found.append(workload)
     return found
 

@@ -84,6 +84,19 @@ class Facts:
     node_diagnostic: bool  # one hostNetwork/hostPID pod pinned to a node
 
 
+def name_signals(facts: Facts) -> tuple[str, str, str, bool]:
+    """All that `classify` reads from the workload's name and labels, which it reads through `_words`
+    alone: two workloads whose other facts are equal and whose signals are equal get the same role, so
+    the model classifies once per template and signals rather than once per pod (keep it so)."""
+    words = _words(facts)
+    return (
+        first_phrase(words, _BENCHMARK_PHRASES),
+        first_phrase(words, _TRAINING_WORDS),
+        first_phrase(words, _BATCH_WORDS),
+        has_phrase(words, "batch"),
+    )
+
+
 def _words(facts: Facts) -> tuple[str, ...]:
     app = " ".join(facts.labels.get(key, "") for key in ("app", "app.kubernetes.io/name", "k8s-app", "name"))
     return tokens(" ".join([facts.name, app]))

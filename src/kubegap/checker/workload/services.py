@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from kubegap.checker.extract._fields import annotations_of, dig, items, mapping, name_of, namespace_of
 from kubegap.checker.snapshot import KubeObject, Snapshot
@@ -25,21 +24,6 @@ _INTERNAL_LB = (
     "service.beta.kubernetes.io/oci-load-balancer-internal",
 )
 _AWS_SCHEME = "service.beta.kubernetes.io/aws-load-balancer-scheme"
-
-
-def _find_metadata(node: Any, spec: dict[str, Any]) -> dict[str, Any] | None:
-    """The `metadata` beside the subtree whose `spec` is this very pod spec (found by identity)."""
-    if isinstance(node, dict):
-        if node.get("spec") is spec:
-            return mapping(node.get("metadata"))
-        for value in node.values():
-            if (found := _find_metadata(value, spec)) is not None:
-                return found
-    elif isinstance(node, list):
-        for value in node:
-            if (found := _find_metadata(value, spec)) is not None:
-                return found
-    return None
 
 
 def _operator_labels(workload: Workload, template: PodTemplate) -> dict[str, str]:
@@ -68,8 +52,7 @@ def _operator_labels(workload: Workload, template: PodTemplate) -> dict[str, str
 
 def pod_labels(workload: Workload, template: PodTemplate) -> dict[str, str]:
     """The labels pods of this template carry: the template's own and the operator's."""
-    found = _find_metadata(workload.obj.get("spec"), template.spec)
-    labels = {str(key): str(value) for key, value in mapping(mapping(found).get("labels")).items()}
+    labels = dict(template.labels)
     labels.update(_operator_labels(workload, template))
     return labels
 
