@@ -48,6 +48,7 @@ INVOCATIONS: dict[str, tuple[str, ...]] = {
     "rbac": (),
     "scan": ("--demo",),
     "snapshot": (),  # no cluster here: its one-line error is what a person reads
+    "symptoms": (),  # likewise: no cluster, one line
 }
 # Long-running servers: started as processes, their start-up lines read (see below).
 PROCESSES = {"serve", "exporter", "mcp"}
