@@ -149,7 +149,10 @@ _KO: dict[str, str] = {
     "scan --library-url": "사례 링크의 기본 URL(기본값: $KUBEGAP_LIBRARY_URL, 없으면 각 사례의 출처).",
     "scan --context": "kubeconfig 컨텍스트(기본값: 현재 컨텍스트). 여러 번 주면 플릿을 스캔합니다.",
     "scan --all-contexts": "kubeconfig의 모든 컨텍스트를 스캔합니다.",
-    "scan --concurrency": "플릿 스캔에서 동시에 읽는 클러스터 수(--qps는 클러스터마다 적용).",
+    "scan --concurrency": (
+        "플릿 스캔에서 동시에 읽는 클러스터 수(--qps는 클러스터마다 적용, "
+        "기본값: CPU당 8개, 최소 4개에서 최대 16개)."
+    ),
     "serve": (
         "사례 라이브러리와 내 클러스터의 읽기 전용 보고서를 웹으로 봅니다(한국어와 영어).\n\n"
         "원본 플래그가 없으면 kubeconfig가 가리키는 클러스터를 읽기 전용으로 보고, kubeconfig가 없으면 "

@@ -73,9 +73,9 @@ def _fleet_options(function: click.decorators.FC) -> click.decorators.FC:
         click.option(
             "--concurrency",
             type=click.IntRange(min=1, max=64),
-            default=4,
-            show_default=True,
-            help="Clusters read at the same time in a fleet scan (--qps applies to each).",
+            default=None,
+            help="Clusters read at the same time in a fleet scan (--qps applies to each; "
+            "default: 8 per CPU, between 4 and 16).",
         ),
     ]
     return _with_options(function, [_KUBECONFIG_OPTION, *fleet, *_LIVE_TAIL])
@@ -209,7 +209,7 @@ def scan(
     kubeconfig: str | None,
     contexts: tuple[str, ...],
     all_contexts: bool,
-    concurrency: int,
+    concurrency: int | None,
     qps: float,
     timeout: float,
     namespaces: tuple[str, ...],
@@ -257,7 +257,7 @@ def scan(
     if fleet:
         from kubegap.checker.fleet.command import render_fleet, run_fleet_scan
 
-        fleet_report = run_fleet_scan(request, contexts, all_contexts, concurrency)
+        fleet_report = run_fleet_scan(request, contexts, all_contexts, concurrency, chosen)
         shown_fleet = fleet_report.filtered(
             statuses or None, Severity(min_severity) if min_severity else None
         )

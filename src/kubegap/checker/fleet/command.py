@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import click
 
-from kubegap.checker.fleet.render import render_fleet
+from kubegap.checker.fleet.render import render_fleet, shared_work
 from kubegap.checker.fleet.report import ClusterResult, FleetReport
 from kubegap.checker.fleet.scan import FleetRequest, scan_fleet
 from kubegap.checker.fleet.targets import resolve_contexts
@@ -28,11 +28,20 @@ def _progress(result: ClusterResult) -> None:
 
 
 def run_fleet_scan(
-    request: ScanRequest, contexts: Sequence[str], all_contexts: bool, concurrency: int
+    request: ScanRequest,
+    contexts: Sequence[str],
+    all_contexts: bool,
+    concurrency: int | None,
+    fmt: str | None = None,
 ) -> FleetReport:
-    """Resolve the contexts and scan them all; a cluster's failure is in the report, not raised."""
+    """Resolve the contexts and scan them all; a cluster's failure is in the report, not raised.
+
+    With `fmt`, what that report format needs from outside the clusters is prepared once, while the
+    clusters are read.
+    """
     if request.snapshot_paths or request.manifest_paths or request.demo:
         raise UsageError("a fleet scan reads live clusters: drop --snapshot, --manifests and --demo")
     names = resolve_contexts(request.live.kubeconfig, contexts, all_contexts)
     on_done = _progress if sys.stderr.isatty() else None
-    return scan_fleet(FleetRequest(names, request, concurrency), on_done=on_done)
+    shared = shared_work(fmt) if fmt else ()
+    return scan_fleet(FleetRequest(names, request, concurrency), on_done=on_done, shared=shared)

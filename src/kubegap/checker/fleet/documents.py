@@ -3,6 +3,12 @@
 A scanned cluster carries the same `report_document` a single scan writes, so tools that read one
 cluster's JSON read each entry of a fleet's. SARIF has one run per scanned cluster, told apart by
 `automationDetails.id`, which is how code scanning keeps categories apart.
+
+Every value passes the redaction chokepoint exactly once: each cluster's report document is redacted
+by `report_document` itself, and only the fleet's own fields (matrix, cluster lines, notes) are
+redacted here. A second pass over a cluster's report would cut a long value that was already cut
+(the cut note makes it longer than the limit), so a fleet entry would differ from the same cluster's
+single-scan report.
 """
 
 from __future__ import annotations
@@ -57,13 +63,16 @@ def fleet_document(
                 "seconds": round(cluster.seconds, 3),
                 "requests": cluster.requests,
                 "counts": cluster.report.counts if cluster.report else None,
-                "report": report_document(cluster.report, lang, base_url) if cluster.report else None,
+                "report": None,  # filled below with the cluster's own redacted report document
             }
             for cluster in fleet.clusters
         ],
         "notes": list(fleet.notes),
     }
     redacted: dict[str, Any] = redact_value(document)
+    for entry, cluster in zip(redacted["clusters"], fleet.clusters, strict=True):
+        if cluster.report is not None:
+            entry["report"] = report_document(cluster.report, lang, base_url)
     return redacted
 
 

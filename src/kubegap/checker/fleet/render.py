@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from kubegap.checker.fleet.documents import render_fleet_json, render_fleet_sarif
 from kubegap.checker.fleet.pipe_reports import render_fleet_plain, render_fleet_tsv
 from kubegap.checker.fleet.report import FleetReport
 from kubegap.checker.fleet.text_reports import render_fleet_markdown, render_fleet_table
+from kubegap.checker.reports._common import warm_citations
 from kubegap.errors import UsageError
+
+# Formats whose cluster reports cite incidents by title (loaded once from the knowledge base).
+_CITING = frozenset({"json", "markdown", "sarif"})
+
+
+def shared_work(fmt: str) -> tuple[Callable[[], object], ...]:
+    """What rendering `fmt` needs that is the same for every cluster, to prepare during the scan."""
+    return (warm_citations,) if fmt in _CITING else ()
 
 
 def render_fleet(

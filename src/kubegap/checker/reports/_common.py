@@ -62,6 +62,11 @@ def _incident_titles() -> dict[str, tuple[str, str, str]]:
     }
 
 
+def warm_citations() -> None:
+    """Load the incident titles reports cite now (once per process), so the first report is not slowed."""
+    _incident_titles()
+
+
 def cited_incidents(meta: CheckMeta, lang: str, base_url: str) -> list[CitedIncident]:
     """The incidents a check cites that exist in the knowledge base, with title and link.
 
