@@ -6,8 +6,9 @@ here each query type must reach recall@5 >= 0.9 on both its tune and held-out pa
 Colloquial questions and the overall figure are below their goals since the library grew to 335 records
 (BENCHMARKS.md, "Search quality": colloquial 0.73 against 0.9, each part about 0.91 against 0.95; new
 checkpoint and storage records with words like "hang" and "checkpoint" now take top-five places from
-the cases a colloquial question means). Until the vocabulary work lands, those two assert a floor just under the
-measured figure, so a regression still fails here while the goal stays written down in BENCHMARKS.md.
+the cases a colloquial question means). Until the vocabulary work lands, those two assert a floor just
+under the measured figure, so a regression still fails here while the goal stays written down in
+BENCHMARKS.md.
 """
 
 from __future__ import annotations
