@@ -213,3 +213,30 @@ def hostile_events(count: int, now: dt.datetime, *, message_bytes: int = 4096) -
         if index % 1000 == 0:
             text += "y" * 1_000_000  # a megabyte message now and then
         yield event(index, now, reason, text + filler[: max(0, message_bytes - len(text))], name=node)
+
+
+def as_events_v1(core: dict[str, Any]) -> dict[str, Any]:
+    """A core/v1 Event as the events.k8s.io/v1 API serves the same stored event (same uid)."""
+    metadata = dict(core["metadata"])
+    served: dict[str, Any] = {
+        "apiVersion": "events.k8s.io/v1",
+        "kind": "Event",
+        "metadata": metadata,
+        "type": core["type"],
+        "reason": core["reason"],
+        "note": core["message"],
+        "regarding": dict(core["involvedObject"]),
+        "reportingController": core["source"].get("component", ""),
+        "reportingInstance": core["source"].get("host", ""),
+        "eventTime": None,
+        "deprecatedSource": dict(core["source"]),
+        "deprecatedFirstTimestamp": core["firstTimestamp"],
+        "deprecatedLastTimestamp": core["lastTimestamp"],
+        "deprecatedCount": core["count"],
+    }
+    return served
+
+
+def served_by_both_groups(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The objects plus every core Event again as events.k8s.io/v1 serves it, as an API server does."""
+    return [*objects, *(as_events_v1(obj) for obj in objects if obj.get("kind") == "Event")]

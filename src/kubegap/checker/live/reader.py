@@ -96,7 +96,7 @@ def read_cluster(
         clock.plan(_planned_lists(discovery, keys, namespaces))
         compactor = Compactor()  # the same pruning and sharing as streamed snapshot files
         reader = _KindReader(active, discovery, namespaces, bounds, clock, compactor.compact)
-        reader.event_digest = EventDigest(catalog().match, time.time(), event_window)
+        reader.events_until, reader.event_window = time.time(), event_window
         with _ProgressBar(progress, len(keys)) as bar, _collector_paused():
             for key in keys:
                 coverage, items = reader.read(key, bar.counter(key))
@@ -187,7 +187,9 @@ class _KindReader:
         self._limits = limits
         self._clock = clock
         self._compact = compact
-        self.event_digest: EventDigest | None = None
+        self.events_until: float | None = None  # set to read Events as bounded digests
+        self.event_window = DEFAULT_WINDOW_SECONDS
+        self._event_uids: set[str] = set()  # uids of event groups read whole
 
     def read(self, key: str, on_items: Callable[[int], None]) -> tuple[KindCoverage, list[KubeObject] | None]:
         if key == "Secret":
@@ -211,8 +213,11 @@ class _KindReader:
         items: list[KubeObject] = []
         spent = KindProgress()
         compact: Callable[[KubeObject], KubeObject | None] = self._compact
-        if key in EVENT_KINDS and self.event_digest is not None:
-            compact = self.event_digest.keep
+        digest = None
+        if key in EVENT_KINDS and self.events_until is not None:
+            # one digest per group, told what a group read whole already counted (see events.py)
+            digest = EventDigest(catalog().match, self.events_until, self.event_window, self._event_uids)
+            compact = digest.keep
         try:
             for namespace in scopes:
                 items.extend(
@@ -240,6 +245,8 @@ class _KindReader:
             if namespaces and resource.namespaced
             else ""
         )
+        if digest is not None:
+            self._event_uids |= digest.uids
         return KindCoverage(Coverage.read, detail), items
 
     def _not_found(self, key: str) -> KindCoverage:

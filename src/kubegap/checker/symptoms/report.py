@@ -36,7 +36,7 @@ from kubegap.checker.symptoms.signals import (
     pod_signals,
 )
 
-SIGNAL_KINDS = ("Event", "Node", "Pod", "batch/Job")
+SIGNAL_KINDS = (*EVENT_KINDS, "Node", "Pod", "batch/Job")
 MAX_GROUPS = 200  # groups a report keeps; the rest are counted
 T = TypeVar("T")
 _FAMILY_RANK = {"xid": 0, "nccl": 1, "infiniband": 2, "cuda": 3, "nvml": 4, "etcd": 5, "kubernetes": 6}
@@ -110,7 +110,12 @@ def _rank(group: SymptomGroup) -> tuple[int, int, int, str, str]:
 
 
 def _events_reason(snapshot: Snapshot) -> Message | str:
-    """Why events could not be read, or '' when they were (either API group will do)."""
+    """Why events could not be read, or '' when they were.
+
+    Either API group will do: core/v1 and events.k8s.io/v1 serve the same stored events, so one group
+    read whole sees them all, and a 403 or a failed list of the other changes nothing. The section is
+    unknown only when neither was read; the reason names the group that refused (core first) rather
+    than one the server simply does not serve."""
     statuses = {key: snapshot.status_of(key) for key in EVENT_KINDS if key in snapshot.coverage}
     if any(coverage.status is Coverage.read for coverage in statuses.values()):
         return ""
@@ -119,7 +124,8 @@ def _events_reason(snapshot: Snapshot) -> Message | str:
             "이벤트를 읽지 않음: 입력에 이벤트가 없습니다",
             "events not read: the input holds none",
         )
-    coverage = statuses.get("Event") or next(iter(statuses.values()))
+    refused = [coverage for coverage in statuses.values() if coverage.status is not Coverage.absent]
+    coverage = (refused or list(statuses.values()))[0]
     code = "403" if coverage.status is Coverage.forbidden else coverage.status.value
     return message(
         "이벤트를 읽을 수 없음({code}): {detail}",
@@ -177,7 +183,8 @@ def collect_symptoms(snapshot: Snapshot, window_seconds: int | None = None) -> S
     reason = _events_reason(snapshot)
     unread = {
         key: snapshot.status_of(key).status.value
-        for key in SIGNAL_KINDS[1:]
+        for key in SIGNAL_KINDS
+        if key not in EVENT_KINDS
         if snapshot.status_of(key).status in UNREADABLE
     }
     ranked = sorted(groups, key=_rank)
