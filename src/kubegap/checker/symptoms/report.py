@@ -25,6 +25,7 @@ from kubegap.checker.symptoms.events import (
     event_fields,
     iso,
 )
+from kubegap.checker.symptoms.progress import stalled_job_signals
 from kubegap.checker.symptoms.signals import (
     PodPlace,
     Signal,
@@ -166,10 +167,9 @@ def collect_symptoms(snapshot: Snapshot, window_seconds: int | None = None) -> S
     nodes = _safely(lambda: node_views(snapshot), no_nodes)
     gpu_nodes = {node.name for node in nodes if node.is_gpu}
     signals: list[Signal] = []
-    for entry in digest.entries():
-        fields = event_fields(entry)
-        if fields is not None:
-            signals.append(event_signal(fields, pods, gpu_nodes))
+    kept = [fields for entry in digest.entries() if (fields := event_fields(entry)) is not None]
+    for fields in kept:
+        signals.append(event_signal(fields, pods, gpu_nodes))
     for node in nodes:
         signals.extend(_signals_of(node_signals, node))
     for pod in snapshot.of("Pod"):
@@ -179,6 +179,7 @@ def collect_symptoms(snapshot: Snapshot, window_seconds: int | None = None) -> S
     for job in snapshot.of("batch/Job"):
         if isinstance(job, dict):
             signals.extend(_signals_of(job_signals, job))
+    signals.extend(_signals_of(stalled_job_signals, snapshot, kept, until))
     groups = _groups(signals, window, until)
     reason = _events_reason(snapshot)
     unread = {
