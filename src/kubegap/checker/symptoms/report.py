@@ -180,6 +180,7 @@ def collect_symptoms(snapshot: Snapshot, window_seconds: int | None = None) -> S
         if isinstance(job, dict):
             signals.extend(_signals_of(job_signals, job))
     signals.extend(_signals_of(stalled_job_signals, snapshot, kept, until))
+    signals.extend(signal for signal in snapshot.log_signals if isinstance(signal, Signal))
     groups = _groups(signals, window, until)
     reason = _events_reason(snapshot)
     unread = {
