@@ -146,6 +146,28 @@ def test_a_log_request_is_refused_before_any_io_without_logs(
     assert not _log_requests(emulator)
 
 
+def test_only_pods_already_showing_a_symptom_are_chosen_at_most_n() -> None:
+    from k8s_emulator.factories import pod
+    from kubegap.checker.snapshot import Snapshot
+    from kubegap.checker.symptoms.logs import log_targets
+
+    snapshot = Snapshot(mode="live")
+    for obj in seeded_cluster(dt.datetime.now(dt.UTC)):
+        snapshot.add(obj)
+    for name, gpus in (("gpu-job-0", 8), ("cpu-job-0", 0)):
+        failed = pod(name, "batch", node="gpu-a", gpus=gpus, owner=("batch/v1", "Job", name[:-2]))
+        failed["status"] |= {"phase": "Failed", "containerStatuses": [{"name": "main"}]}
+        snapshot.add(failed)
+    chosen = {(target.pod, target.why, target.previous) for target in log_targets(snapshot, 50)}
+    assert chosen == {
+        ("pretrain-0", "CrashLoopBackOff", True),
+        ("pretrain-1", "CrashLoopBackOff", True),
+        ("llama-serve-7d9f8-x2x4k", "CrashLoopBackOff", True),
+        ("gpu-job-0", "Failed", False),  # the CPU Job's failed pod is not chosen
+    }
+    assert len(log_targets(snapshot, 2)) == 2
+
+
 LOG = "/api/v1/namespaces/serving/pods/llama/log"
 BOUNDED = {"tailLines": 200, "limitBytes": 65536, "container": "main"}
 

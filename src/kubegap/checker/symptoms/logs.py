@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from kubegap.checker.extract._fields import controller_owner, dig, items, mapping, name_of, namespace_of
 from kubegap.checker.snapshot import KubeObject, Snapshot
 from kubegap.checker.symptoms.events import KEPT_CHARS, MESSAGE_CHARS, Matcher
-from kubegap.checker.symptoms.signals import PodPlace, Signal
+from kubegap.checker.symptoms.signals import PodPlace, Signal, pod_places
 from kubegap.redaction import redact_text
 
 DEFAULT_LOG_PODS = 5
@@ -45,17 +45,19 @@ class LogTarget:
 def log_targets(snapshot: Snapshot, limit: int) -> list[LogTarget]:
     """At most `limit` containers already showing a symptom, in the snapshot's pod order."""
     found: list[LogTarget] = []
+    places = pod_places(snapshot)
     for pod in snapshot.of("Pod"):
         if len(found) >= limit:
             break
         if isinstance(pod, dict):
-            target = _target(pod)
+            place = places.get((namespace_of(pod), name_of(pod)))
+            target = _target(pod, gpu=place is not None and place.gpu)
             if target is not None:
                 found.append(target)
     return found
 
 
-def _target(pod: KubeObject) -> LogTarget | None:
+def _target(pod: KubeObject, *, gpu: bool) -> LogTarget | None:
     status = mapping(pod.get("status"))
     namespace, name = namespace_of(pod), name_of(pod)
     for container in items(status.get("containerStatuses")):
@@ -71,7 +73,8 @@ def _target(pod: KubeObject) -> LogTarget | None:
             return LogTarget(namespace, name, container_name, False, now_ended)
     owner = controller_owner(pod)
     first = next(iter(items(status.get("containerStatuses"))), {})
-    if status.get("phase") == "Failed" and owner and owner.get("kind") == "Job" and first.get("name"):
+    failed_job_pod = status.get("phase") == "Failed" and owner and owner.get("kind") == "Job"
+    if failed_job_pod and gpu and first.get("name"):
         return LogTarget(namespace, name, str(first["name"]), False, "Failed")
     return None
 
