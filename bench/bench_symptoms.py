@@ -1,13 +1,15 @@
 """Symptoms benchmark: a hostile stream of Events read live, in time and memory, with and without the digest.
 
 The emulated API server (in a child process, so its memory is not ours) serves N events (default
-100,000) of 97 nodes and 7 reasons: 2 KiB messages with control characters, bidi overrides and
-credentials, an Xid line in every fifth, a 1 MB message in every thousandth. Each measured run is its
+100,000) under both core/v1 and events.k8s.io/v1, as a real API server does (`--core-only`: core
+only, to weigh the second group), of 97 nodes and 7 reasons: 2 KiB messages with control
+characters, bidi overrides and credentials, an Xid line in every fifth, a 1 MB message in every
+thousandth. Each measured run is its
 own subprocess, so peak RSS (ru_maxrss) belongs to it alone:
 
-* `symptoms`: `read_cluster` of Events, Nodes, Pods and Jobs as every scan now does (each event
-  folded into a bounded digest as it is listed), then `collect_symptoms`;
-* `raw list`: the same LIST kept whole (every event as a compacted dict, what the reader does for
+* `symptoms`: `read_cluster` of Events (both groups), Nodes, Pods and Jobs as every scan now does
+  (each event folded into a bounded digest as it is listed), then `collect_symptoms`;
+* `raw list`: the core Event LIST kept whole (every event as a compacted dict, what the reader does for
   every other kind), for the memory ratio.
 
 Reported: wall time against the live scan's automatic time budget, peak RSS above the interpreter's
@@ -32,14 +34,15 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
 
-def _serve(count: int, folder: Path) -> None:
+def _serve(count: int, folder: Path, core_only: bool) -> None:
     """Child: serve the hostile stream until stdin closes; print the kubeconfig path when ready."""
     from k8s_emulator import KubeEmulator
-    from k8s_emulator.symptoms import hostile_events, seeded_cluster
+    from k8s_emulator.symptoms import hostile_events, seeded_cluster, served_by_both_groups
 
     now = dt.datetime.now(dt.UTC)
     objects = [obj for obj in seeded_cluster(now) if obj["kind"] != "Event"]
     objects += hostile_events(count, now, message_bytes=2048)
+    objects = objects if core_only else served_by_both_groups(objects)
     with KubeEmulator(objects) as emulator:
         print(emulator.write_kubeconfig(folder / "kubeconfig", context="bench"), flush=True)
         sys.stdin.read()
@@ -55,6 +58,7 @@ def _measure(mode: str, kubeconfig: str) -> None:
     from kubegap.checker.live.reader import read_cluster
     from kubegap.checker.sources._compact import Compactor
     from kubegap.checker.symptoms import SIGNAL_KINDS, collect_symptoms
+    from kubegap.checker.symptoms.events import EVENT_KINDS
 
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.monotonic()
@@ -63,7 +67,7 @@ def _measure(mode: str, kubeconfig: str) -> None:
         snapshot = read_cluster(list(SIGNAL_KINDS), kubeconfig=kubeconfig)
         report = collect_symptoms(snapshot)
         result |= {
-            "kept": len(snapshot.of("Event")),
+            "kept": sum(len(snapshot.of(key)) for key in EVENT_KINDS),
             "coverage": snapshot.status_of("Event").status.value,
             "counted": report.events,
             "groups": len(report.groups) + report.more_groups,
@@ -92,10 +96,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=100_000)
     parser.add_argument("--serve", type=Path)
+    parser.add_argument("--core-only", action="store_true")
     parser.add_argument("--measure", nargs=2)
     options = parser.parse_args()
     if options.serve:
-        _serve(options.events, options.serve)
+        _serve(options.events, options.serve, options.core_only)
         return
     if options.measure:
         _measure(*options.measure)
@@ -104,7 +109,8 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as folder:
         server = subprocess.Popen(
-            [sys.executable, __file__, "--events", str(options.events), "--serve", folder],
+            [sys.executable, __file__, "--events", str(options.events), "--serve", folder]
+            + (["--core-only"] if options.core_only else []),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from k8s_emulator.symptoms import EXPECTED, event, seeded_cluster
+from k8s_emulator.symptoms import EXPECTED, event, seeded_cluster, stalled_job
 from kubegap.checker.snapshot import Coverage, KindCoverage, Snapshot
 from kubegap.checker.symptoms import collect_symptoms
 from kubegap.checker.symptoms.catalog import catalog
@@ -139,3 +141,80 @@ def test_the_digest_stays_bounded_and_keeps_every_count() -> None:
 def test_malformed_objects_give_no_symptom_and_no_traceback(broken: dict[str, object]) -> None:
     report = collect_symptoms(_snapshot([broken]))
     assert report.status in ("read", "unknown")
+
+
+def _stalled(objects: list[dict[str, object]]) -> list[str]:
+    report = collect_symptoms(_snapshot(objects))
+    return [group.place for group in report.groups if group.signature.id == "k8s:job-no-progress"]
+
+
+def _restarted(objects: list[dict[str, Any]], hours: float) -> list[dict[str, Any]]:
+    when = (NOW - dt.timedelta(hours=hours)).isoformat().replace("+00:00", "Z")
+    objects[1]["status"]["containerStatuses"][0]["lastState"] = {"terminated": {"finishedAt": when}}
+    return objects
+
+
+def _finished(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    objects[0]["status"]["conditions"] = [{"type": "Complete", "status": "True"}]
+    return objects
+
+
+def _suspended(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    objects[0]["spec"]["suspend"] = True
+    return objects
+
+
+def _without_gpus(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    del objects[0]["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]
+    del objects[0]["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]["nvidia.com/gpu"]
+    return objects
+
+
+def _one_pending(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    objects[2]["status"]["phase"] = "Pending"
+    return objects
+
+
+def _without_pods(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return objects[:1]
+
+
+def _with_recent_warning(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    warning = event(7, NOW, "Unhealthy", "probe failed", kind="Pod", name="ft-1", namespace="ml")
+    return [*objects, warning]
+
+
+def test_a_gpu_job_unchanged_past_the_threshold_shows_no_progress_and_links_its_guards() -> None:
+    report = collect_symptoms(_snapshot(stalled_job("ft", "ml", NOW, hours=30)))
+    [group] = [group for group in report.groups if group.signature.id == "k8s:job-no-progress"]
+    assert group.place == "Job ml/ft" and group.distinct == 1
+    assert {"gpu-job-no-deadline", "nccl-watchdog-disabled", "nccl-hang-dump"} <= set(group.checks)
+    assert "for 30 h (since 2026-12-04T22:00:00Z)" in group.example
+    restarted_long_ago = _restarted(stalled_job("ft", "ml", NOW, hours=30), hours=40)
+    assert _stalled(restarted_long_ago) == [
+        "Job ml/ft"
+    ]  # a restart before the threshold is no progress either
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda objects: objects,  # running 20 h: under the threshold
+        _finished,
+        _suspended,
+        _without_gpus,
+        _one_pending,
+        _without_pods,
+        _with_recent_warning,
+    ],
+    ids=["young", "finished", "suspended", "no-gpus", "pending-pod", "pods-unseen", "recent-event"],
+)
+def test_a_job_with_visible_change_or_nothing_to_judge_by_shows_no_stall(
+    change: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+) -> None:
+    hours = 20 if change.__name__ == "<lambda>" else 30
+    assert _stalled(change(stalled_job("ft", "ml", NOW, hours=hours))) == []
+
+
+def test_a_pod_restarted_inside_the_threshold_is_progress() -> None:
+    assert _stalled(_restarted(stalled_job("ft", "ml", NOW, hours=30), hours=2)) == []

@@ -69,6 +69,9 @@ class KubeEmulator:
         self.token = token  # when set, requests without `Authorization: Bearer <token>` get 401
         self.tls = tls  # (certificate file, key file): serve HTTPS, as a real API server does
         self.faults: list[Fault] = []
+        # (namespace, pod, container) -> log text, served by the pods/log subresource (tailLines and
+        # limitBytes honoured; `previous=true` serves the key with container + ":previous" if present)
+        self.pod_logs: dict[tuple[str, str, str], str] = {}
         self._log: list[LoggedRequest] = []
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -211,6 +214,10 @@ def _handler_for(emulator: KubeEmulator) -> type[BaseHTTPRequestHandler]:
                 limit = int(query["limit"]) if query.get("limit", "").isdigit() else 500
                 self._send(status, with_endless_continue(fault, body, limit))
                 return
+            log = _pod_log(emulator, request)
+            if log is not None:
+                self._send_text(*log)
+                return
             status, body = _route(emulator, request)
             if fault is not None and fault.mode == "trickle":
                 self._stream(
@@ -269,6 +276,16 @@ def _handler_for(emulator: KubeEmulator) -> type[BaseHTTPRequestHandler]:
         def do_HEAD(self) -> None:
             self._refuse()
 
+        def _send_text(self, status: int, text: bytes) -> None:
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "text/plain")
+                self.send_header("Content-Length", str(len(text)))
+                self.end_headers()
+                self.wfile.write(text)
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True
+
         def _send(self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
             payload = b"" if self.command == "HEAD" else orjson.dumps(body)
             try:
@@ -283,6 +300,30 @@ def _handler_for(emulator: KubeEmulator) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True
 
     return Handler
+
+
+def _pod_log(emulator: KubeEmulator, request: LoggedRequest) -> tuple[int, bytes] | None:
+    """A pods/log answer as the API server gives it (text, tailLines, limitBytes), or None for other paths."""
+    segments = request.path.strip("/").split("/")
+    if (
+        len(segments) != 7
+        or segments[:3] != ["api", "v1", "namespaces"]
+        or segments[4:7:2] != ["pods", "log"]
+    ):
+        return None
+    container = request.query.get("container", "")
+    if request.query.get("previous") == "true":
+        container += ":previous"
+    text = emulator.pod_logs.get((segments[3], segments[5], container))
+    if text is None:
+        return 404, b'{"kind":"Status","status":"Failure","code":404,"reason":"NotFound"}'
+    lines = text.splitlines(keepends=True)
+    tail = request.query.get("tailLines", "")
+    if tail.isdigit():
+        lines = lines[-int(tail) :]
+    data = "".join(lines).encode()
+    size = request.query.get("limitBytes", "")
+    return 200, data[: int(size)] if size.isdigit() else data
 
 
 def _bearer_matches(header: str, token: str) -> bool:

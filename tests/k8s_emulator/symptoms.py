@@ -16,7 +16,7 @@ import string
 from collections.abc import Iterator
 from typing import Any
 
-from .factories import gpu_node, pod
+from .factories import gpu_node, job, pod
 
 # Credentials planted in messages: none may reach any output (nor an 8-character piece of them).
 rng = random.Random(28)
@@ -36,6 +36,7 @@ EXPECTED = (
     ("nccl-watchdog-timeout", "Job team-a/pretrain", 1),
     ("k8s:oom-killed", "Deployment serving/llama-serve", 1),
     ("k8s:gpu-unschedulable", "Job team-b/big-train", 2),  # the pod's condition and its event
+    ("k8s:job-no-progress", "Job team-c/finetune", 1),  # two pods Running 30 h, nothing changed
 )
 
 
@@ -193,7 +194,27 @@ def seeded_cluster(now: dt.datetime) -> list[dict[str, Any]]:
             count=14,
         )
     )
+    objects += stalled_job("finetune", "team-c", now, hours=30)
     return objects
+
+
+def stalled_job(
+    name: str, namespace: str, now: dt.datetime, *, hours: float, pods: int = 2
+) -> list[dict[str, Any]]:
+    """A GPU Job and its pods, all Running since `hours` ago and unchanged since: no progress to see."""
+    since = stamp(now - dt.timedelta(hours=hours))
+    stuck = job(name, namespace, completions=pods)
+    stuck["status"] = {"active": pods, "startTime": since}
+    members = []
+    for index in range(pods):
+        member = pod(f"{name}-{index}", namespace, node="gpu-d", gpus=8, owner=("batch/v1", "Job", name))
+        member["status"]["startTime"] = since
+        member["status"]["conditions"] = [{"type": "Ready", "status": "True", "lastTransitionTime": since}]
+        member["status"]["containerStatuses"] = [
+            {"name": "main", "ready": True, "restartCount": 0, "state": {"running": {"startedAt": since}}}
+        ]
+        members.append(member)
+    return [stuck, *members]
 
 
 def hostile_events(count: int, now: dt.datetime, *, message_bytes: int = 4096) -> Iterator[dict[str, Any]]:
@@ -213,3 +234,30 @@ def hostile_events(count: int, now: dt.datetime, *, message_bytes: int = 4096) -
         if index % 1000 == 0:
             text += "y" * 1_000_000  # a megabyte message now and then
         yield event(index, now, reason, text + filler[: max(0, message_bytes - len(text))], name=node)
+
+
+def as_events_v1(core: dict[str, Any]) -> dict[str, Any]:
+    """A core/v1 Event as the events.k8s.io/v1 API serves the same stored event (same uid)."""
+    metadata = dict(core["metadata"])
+    served: dict[str, Any] = {
+        "apiVersion": "events.k8s.io/v1",
+        "kind": "Event",
+        "metadata": metadata,
+        "type": core["type"],
+        "reason": core["reason"],
+        "note": core["message"],
+        "regarding": dict(core["involvedObject"]),
+        "reportingController": core["source"].get("component", ""),
+        "reportingInstance": core["source"].get("host", ""),
+        "eventTime": None,
+        "deprecatedSource": dict(core["source"]),
+        "deprecatedFirstTimestamp": core["firstTimestamp"],
+        "deprecatedLastTimestamp": core["lastTimestamp"],
+        "deprecatedCount": core["count"],
+    }
+    return served
+
+
+def served_by_both_groups(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The objects plus every core Event again as events.k8s.io/v1 serves it, as an API server does."""
+    return [*objects, *(as_events_v1(obj) for obj in objects if obj.get("kind") == "Event")]

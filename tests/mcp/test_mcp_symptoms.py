@@ -62,3 +62,17 @@ async def test_get_symptoms_says_unknown_when_events_are_forbidden(
     emulator.inject(Fault(pattern=r"/api/v1/events", status=403))
     answer = (await client.call_tool("get_symptoms", {"kubeconfig": str(kubeconfig)})).structured_content
     assert answer["status"] == "unknown" and "events not readable (403)" in answer["reason"]
+
+
+async def test_get_symptoms_never_reads_pod_logs(
+    client: Any, emulator: KubeEmulator, kubeconfig: Path
+) -> None:
+    """MCP has no --logs: even a pod with a symptom and a log that names an Xid is not read."""
+    emulator.pod_logs[("serving", "llama-serve-7d9f8-x2x4k", "main:previous")] = (
+        "NVRM: Xid (PCI:0000:3b:00): 79\n"
+    )
+    result = await client.call_tool("get_symptoms", {"kubeconfig": str(kubeconfig)})
+    assert not result.is_error, result_text(result)
+    assert emulator.requests and not [
+        request for request in emulator.requests if request.path.endswith("/log")
+    ]

@@ -25,6 +25,7 @@ from kubegap.text import label
 
 if TYPE_CHECKING:
     from kubegap.checker.live.limits import LiveLimits
+    from kubegap.checker.symptoms.logs import LogLimits
 
 _SEVERITIES = [severity.value for severity in Severity]
 _STATUSES = ["fail", "exempted", "unknown", "pass", "not-applicable"]
@@ -34,6 +35,51 @@ def _live_options(function: click.decorators.FC) -> click.decorators.FC:
     """The live options of `snapshot` and friends: one kubeconfig context."""
     context = click.option("--context", help="kubeconfig context (default: the current one).")
     return _with_options(function, [_KUBECONFIG_OPTION, context, *_LIVE_TAIL])
+
+
+def _logs_options(function: click.decorators.FC) -> click.decorators.FC:
+    """--logs and its bounds, on `scan` and `symptoms`: pod logs are read only when asked."""
+    return _with_options(
+        function,
+        [
+            click.option(
+                "--logs",
+                is_flag=True,
+                help="Also read the logs of pods already showing a symptom (crash loop, OOMKilled, failed "
+                "GPU Job pod), bounded, redacted and matched to the error catalog; needs get on pods/log.",
+            ),
+            click.option(
+                "--log-pods", type=click.IntRange(1, 50), default=5, show_default=True, help="Most pods."
+            ),
+            click.option(
+                "--log-lines",
+                type=click.IntRange(1, 1000),
+                default=200,
+                show_default=True,
+                help="Last lines of each log (tailLines; at most 256 KiB each).",
+            ),
+        ],
+    )
+
+
+def log_limits(logs: bool, pods: int, lines: int, offline: bool) -> LogLimits | None:
+    """The --logs bounds, or None without --logs; a one-line error when the input is not a live cluster."""
+    from kubegap.bilingual import message
+    from kubegap.checker.symptoms.logs import LogLimits
+    from kubegap.errors import UsageError
+
+    if not logs:
+        return None
+    if offline:
+        raise UsageError(
+            message(
+                "--logs는 실제 클러스터의 파드 로그를 읽습니다. "
+                "--snapshot, --manifests, --demo와는 쓸 수 없습니다",
+                "--logs reads a live cluster's pod logs; it cannot be used with --snapshot, --manifests "
+                "or --demo",
+            )
+        )
+    return LogLimits(pods=pods, tail_lines=lines)
 
 
 def _with_options(
@@ -187,6 +233,7 @@ _LIVE_TAIL = [
     "--library-url",
     help="Base URL of incident links (default $KUBEGAP_LIBRARY_URL, else each incident's source).",
 )
+@_logs_options
 @_fleet_options
 def scan(
     paths: tuple[str, ...],
@@ -213,6 +260,9 @@ def scan(
     qps: float,
     timeout: float,
     namespaces: tuple[str, ...],
+    logs: bool,
+    log_pods: int,
+    log_lines: int,
     **limits: float | int | None,
 ) -> None:
     """Scan a cluster (live, --snapshot, --manifests or --demo) for the gaps behind public incidents.
@@ -238,6 +288,7 @@ def scan(
         timeout,
         progress=sys.stderr.isatty() and not fleet,
         limits=_limits(timeout, limits),
+        logs=log_limits(logs, log_pods, log_lines, bool(snapshot_paths or manifest_paths or paths or demo)),
     )
     request = ScanRequest(
         snapshot_paths=snapshot_paths,
@@ -371,9 +422,12 @@ def show_check(check_id: str, lang: str, as_json: bool) -> None:
 
 
 @click.command()
+@click.option(
+    "--logs", is_flag=True, help="Add get on pods/log, which `scan --logs` and `symptoms --logs` need."
+)
 @lang_option
-def rbac(lang: str) -> None:
+def rbac(logs: bool, lang: str) -> None:
     """Print the read-only ClusterRole kubegap needs (get and list, never Secrets)."""
     from kubegap.checker.live.rbac import render_rbac
 
-    click.echo(render_rbac([check.meta for check in all_checks()], lang, symptoms=True), nl=False)
+    click.echo(render_rbac([check.meta for check in all_checks()], lang, symptoms=True, logs=logs), nl=False)

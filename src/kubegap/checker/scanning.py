@@ -18,6 +18,7 @@ from kubegap.checker.registry import select_checks
 from kubegap.checker.scan_report import ScanReport
 from kubegap.checker.snapshot import Snapshot
 from kubegap.checker.symptoms.events import DEFAULT_WINDOW_SECONDS
+from kubegap.checker.symptoms.logs import LogLimits
 from kubegap.errors import UsageError
 
 
@@ -31,6 +32,7 @@ class LiveTarget:
     timeout: float = 30.0
     progress: bool = False
     limits: LiveLimits | None = None  # None: LiveLimits with `timeout` as the request timeout
+    logs: LogLimits | None = None  # pod logs of pods with a symptom, only when the user passed --logs
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,7 @@ def load_source(request: ScanRequest, kinds: list[str]) -> Snapshot:
         timeout=live.timeout,
         progress=live.progress,
         limits=live.limits,
+        logs=live.logs,
         event_window=request.event_window,
     )
 

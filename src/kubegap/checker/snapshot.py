@@ -86,6 +86,8 @@ class Snapshot:
     created_at: str = ""  # ISO 8601 UTC time the cluster was read (snapshot files keep the original)
     notes: list[str] = field(default_factory=list)  # what a source skipped or noticed, shown in reports
     event_window: int = 0  # seconds of Events the source kept (symptoms); 0: not said, the default
+    # symptom signals matched in pod logs (--logs only): in memory, never written to a snapshot file
+    log_signals: list[Any] = field(default_factory=list)
     # manifests mode: files found in a folder that could not be parsed; the scan is incomplete
     skipped_files: list[str] = field(default_factory=list)
     # manifests mode: (kind key, namespace, name) and (kind, namespace, name) -> the first place that

@@ -14,7 +14,7 @@ import sys
 
 import click
 
-from kubegap.checker.commands import _limits, _live_options
+from kubegap.checker.commands import _limits, _live_options, _logs_options, log_limits
 from kubegap.cli_support import lang_option
 
 _WINDOWS = {"m": 60, "h": 3600, "d": 86400}
@@ -51,6 +51,7 @@ def parse_window(text: str) -> int:
 )
 @click.option("--fail-on-symptoms", is_flag=True, help="Exit 1 when any symptom is showing.")
 @_live_options
+@_logs_options
 @lang_option
 def symptoms(
     snapshot_paths: tuple[str, ...],
@@ -63,13 +64,17 @@ def symptoms(
     qps: float,
     timeout: float,
     namespaces: tuple[str, ...],
+    logs: bool,
+    log_pods: int,
+    log_lines: int,
     lang: str,
     **limits: float | int | None,
 ) -> None:
     """Show what the cluster is already showing: events, node, pod and Job states matched to the error
     catalog, with the incidents that share each symptom and the checks whose gaps let it spread.
 
-    Reads Events (the last --since), Nodes, Pods and Jobs with GET only; never Secrets, never pod logs.
+    Reads Events (the last --since), Nodes, Pods and Jobs with GET only; never Secrets, and pod logs
+    only with --logs (the pods already showing a symptom, bounded and redacted).
     Exit codes: 0 decided; 1 symptoms found with --fail-on-symptoms; 2 usage or input error; 3 the
     cluster could not be read; 4 unknown (Events not readable).
     """
@@ -80,7 +85,13 @@ def symptoms(
 
     window = parse_window(since)
     live = LiveTarget(
-        kubeconfig, context, qps, timeout, progress=sys.stderr.isatty(), limits=_limits(timeout, limits)
+        kubeconfig,
+        context,
+        qps,
+        timeout,
+        progress=sys.stderr.isatty(),
+        limits=_limits(timeout, limits),
+        logs=log_limits(logs, log_pods, log_lines, bool(snapshot_paths or demo)),
     )
     request = ScanRequest(
         snapshot_paths=snapshot_paths, demo=demo, live=live, namespaces=namespaces, event_window=window

@@ -93,7 +93,8 @@ def test_allows_ordinary_reads(path: str) -> None:
 
 def test_the_class_offers_no_way_to_send_another_verb() -> None:
     public = {name for name, _ in inspect.getmembers(ReadOnlyClient) if not name.startswith("_")}
-    assert public == {"get", "get_sized", "close", "describe", "from_kubeconfig", "requests"}
+    # get_log is one more GET, of pods/log only, refused before I/O unless --logs (test_live_logs.py)
+    assert public == {"get", "get_sized", "get_log", "close", "describe", "from_kubeconfig", "requests"}
     tree = ast.parse(inspect.getsource(client_module))
     calls = [
         node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)

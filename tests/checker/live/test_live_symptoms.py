@@ -20,7 +20,15 @@ from typing import Any
 import pytest
 
 from k8s_emulator import Fault, KubeEmulator
-from k8s_emulator.symptoms import CREDENTIALS, EXPECTED, hostile_events, seeded_cluster
+from k8s_emulator.symptoms import (
+    CREDENTIALS,
+    EXPECTED,
+    as_events_v1,
+    event,
+    hostile_events,
+    seeded_cluster,
+    served_by_both_groups,
+)
 from k8s_emulator.testing import StartEmulator, assert_read_only
 from kubegap.checker.live.reader import read_cluster
 from kubegap.checker.reports import render
@@ -123,6 +131,76 @@ def test_forbidden_events_make_the_section_unknown_never_no_symptoms(
         assert "Symptoms now: none" not in outputs[fmt]
     done = _kubegap("symptoms", "--kubeconfig", str(kubeconfig_for(emulator)), home=tmp_path)
     assert done.returncode == 4 and "unknown: events not readable (403)" in done.stdout
+    assert_read_only(emulator)
+
+
+CORE_EVENTS, V1_EVENTS = "/api/v1/events", "/apis/events.k8s.io/v1/events"
+
+
+def _distinct(report: Any) -> dict[tuple[str, str], int]:
+    assert report.symptoms is not None
+    return {(group.signature.id, group.place): group.distinct for group in report.symptoms.groups}
+
+
+def test_both_event_groups_are_read_and_an_event_served_by_both_counts_once(
+    start_emulator: StartEmulator, kubeconfig_for: Kubeconfig
+) -> None:
+    now = dt.datetime.now(dt.UTC)
+    only_v1 = as_events_v1(event(200, now, "XidError", "NVRM: Xid (PCI:0000:1a:00): 94, pid=9", name="gpu-e"))
+    emulator = start_emulator([*served_by_both_groups(seeded_cluster(now)), only_v1])
+    report = run_scan(ScanRequest(live=LiveTarget(str(kubeconfig_for(emulator)))))
+    assert report.symptoms is not None and report.symptoms.status == "read"
+    found = _distinct(report)
+    for signature, place, distinct in EXPECTED:
+        assert found[(signature, place)] == distinct, (signature, place)  # not twice
+    assert found[("xid-94", "node gpu-e")] == 1  # served by events.k8s.io/v1 only
+    assert emulator.count(CORE_EVENTS) == 1 and emulator.count(V1_EVENTS) == 1
+    assert_read_only(emulator)
+
+
+@pytest.mark.parametrize(
+    ("refused", "status"),
+    [(CORE_EVENTS, 403), (V1_EVENTS, 403), (V1_EVENTS, 404), (CORE_EVENTS, 404)],
+)
+def test_one_event_group_refused_leaves_the_other_to_count_every_event(
+    start_emulator: StartEmulator, kubeconfig_for: Kubeconfig, refused: str, status: int
+) -> None:
+    emulator = start_emulator(served_by_both_groups(seeded_cluster(dt.datetime.now(dt.UTC))))
+    emulator.inject(Fault(refused, status=status))
+    report = run_scan(ScanRequest(live=LiveTarget(str(kubeconfig_for(emulator)))))
+    assert report.symptoms is not None and report.symptoms.status == "read"
+    found = _distinct(report)
+    for signature, place, distinct in EXPECTED:
+        assert found[(signature, place)] == distinct, (signature, place)
+    assert_read_only(emulator)
+
+
+def test_both_event_groups_refused_make_the_section_unknown(
+    start_emulator: StartEmulator, kubeconfig_for: Kubeconfig
+) -> None:
+    emulator = start_emulator(served_by_both_groups(seeded_cluster(dt.datetime.now(dt.UTC))))
+    emulator.inject(Fault(V1_EVENTS, status=404))
+    emulator.inject(Fault(CORE_EVENTS, status=403))
+    report = run_scan(ScanRequest(live=LiveTarget(str(kubeconfig_for(emulator)))))
+    assert report.symptoms is not None and report.symptoms.status == "unknown"
+    assert "events not readable (403)" in str(report.symptoms.reason)  # the refusal, not the 404
+    assert not report.symptoms.groups or all("event" not in group.sources for group in report.symptoms.groups)
+    assert_read_only(emulator)
+
+
+def test_a_group_refused_part_way_hides_nothing_the_other_group_serves(
+    start_emulator: StartEmulator, kubeconfig_for: Kubeconfig
+) -> None:
+    now = dt.datetime.now(dt.UTC)
+    many = [
+        event(1000 + index, now, "XidError", f"NVRM: Xid (PCI:0000:3b:00): 79, pid={index}", name="gpu-b")
+        for index in range(700)  # past one page of 500
+    ]
+    emulator = start_emulator(served_by_both_groups([*seeded_cluster(now), *many]))
+    emulator.inject(Fault(CORE_EVENTS, status=403, only_continue=True))  # the second page is refused
+    report = run_scan(ScanRequest(live=LiveTarget(str(kubeconfig_for(emulator)))))
+    assert report.symptoms is not None and report.symptoms.status == "read"
+    assert _distinct(report)[("xid-79", "node gpu-b")] == 3 + 700
     assert_read_only(emulator)
 
 

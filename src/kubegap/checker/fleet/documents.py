@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from kubegap.checker.fleet.report import FleetReport
+from kubegap.checker.fleet.symptoms import symptoms_summary_data
 from kubegap.checker.reports import report_document, sarif_document
 from kubegap.checker.reports._common import report_lang
 from kubegap.checker.reports.json_text import dumps
@@ -63,6 +64,7 @@ def fleet_document(
                 "seconds": round(cluster.seconds, 3),
                 "requests": cluster.requests,
                 "counts": cluster.report.counts if cluster.report else None,
+                "symptoms": symptoms_summary_data(cluster, lang),
                 "report": None,  # filled below with the cluster's own redacted report document
             }
             for cluster in fleet.clusters
@@ -89,7 +91,11 @@ def fleet_sarif_document(
         assert cluster.report is not None
         run = sarif_document(cluster.report, lang, base_url)["runs"][0]
         run["automationDetails"] = {"id": f"kubegap/{cluster.name}/"}
-        run["properties"] = {**run.get("properties", {}), "cluster": cluster.name}
+        run["properties"] = {
+            **run.get("properties", {}),
+            "cluster": cluster.name,
+            "symptomSummary": symptoms_summary_data(cluster, report_lang(lang)),
+        }
         runs.append(run)
     failures = [
         {

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from kubegap.bilingual import message, render_any
 from kubegap.checker.fleet.report import NOT_SCANNED, ClusterResult, FleetReport
+from kubegap.checker.fleet.symptoms import cluster_symptoms, top_text
 from kubegap.checker.reports import render_markdown
 from kubegap.checker.reports._common import one_line, report_lang
 from kubegap.redaction import redact_text
@@ -37,6 +38,9 @@ _WORDS = {
     "severity": ("심각도", "Severity"),
     "not_scanned": ("스캔 못 함:", "Not scanned:"),
     "note": ("참고:", "Note:"),
+    "symptoms": ("지금 보이는 증상", "Symptoms now"),
+    "symptom_state": ("증상", "Symptoms"),
+    "top": ("상위 증상(노드·워크로드별 이벤트 수)", "Top groups (distinct events per place)"),
     "hidden": (
         "점검 {count}개는 스캔한 모든 클러스터에서 통과했거나 해당하지 않습니다.",
         "{count} more check(s) pass or do not apply on every scanned cluster.",
@@ -144,6 +148,14 @@ def render_fleet_table(
             escape(row.check_id), escape(label("severity." + row.meta.severity.value, lang)), *cells
         )
     console.print(matrix)
+    symptoms = _symptoms_rows(fleet, lang)
+    if symptoms:
+        table = Table(title=_word("symptoms", lang), title_justify="left")
+        for column in (_word("cluster", lang), _word("symptom_state", lang), _word("top", lang)):
+            table.add_column(column, overflow="fold")
+        for name, state, top in symptoms:
+            table.add_row(escape(one_line(name, 100)), escape(state), escape(top))
+        console.print(table)
     for cluster in fleet.not_scanned():
         console.print(
             f"[bold red]{_word('not_scanned', lang)}[/] {escape(one_line(cluster.name, 100))}: "
@@ -152,6 +164,18 @@ def render_fleet_table(
     for note in fleet.notes:
         console.print(f"[dim]{_word('note', lang)} {escape(one_line(render_any(note, lang), 300))}[/]")
     return redact_text(buffer.getvalue(), limit=2_000_000)
+
+
+def _symptoms_rows(fleet: FleetReport, lang: str) -> list[tuple[str, str, str]]:
+    """(cluster, section state, top groups) for each scanned cluster whose input had cluster state."""
+    rows = []
+    for cluster in fleet.scanned():
+        symptoms = cluster_symptoms(cluster, lang)
+        if symptoms is not None:
+            rows.append(
+                (cluster.name, one_line(symptoms.summary, 400), one_line(top_text(symptoms, lang), 600))
+            )
+    return rows
 
 
 def _cell(text: str, limit: int = 200) -> str:
@@ -192,6 +216,19 @@ def render_fleet_markdown(fleet: FleetReport, lang: str | None = "en", base_url:
             )
     if hidden:
         lines += ["", _word("hidden", lang, count=hidden)]
+    symptoms = _symptoms_rows(fleet, lang)
+    if symptoms:
+        lines += [
+            "",
+            f"### {_word('symptoms', lang)}",
+            "",
+            f"| {_word('cluster', lang)} | {_word('symptom_state', lang)} | {_word('top', lang)} |",
+            "| --- | --- | --- |",
+        ]
+        lines += [
+            f"| `{_cell(name, 100)}` | {_cell(state, 400)} | {_cell(top, 600)} |"
+            for name, state, top in symptoms
+        ]
     for cluster in fleet.scanned():
         assert cluster.report is not None
         own = render_markdown(cluster.report, lang, base_url).replace("## kubegap scan", "", 1).strip()

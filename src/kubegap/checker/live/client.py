@@ -146,6 +146,7 @@ class ReadOnlyClient:
         self._bucket = _TokenBucket(qps, burst, sleep)
         self._count = 0
         self._count_lock = threading.Lock()
+        self.reads_logs = False  # True only when the user passed --logs: pods/log GETs then pass
 
     @classmethod
     def from_kubeconfig(
@@ -247,6 +248,45 @@ class ReadOnlyClient:
         and no retry wait may pass.
         """
         check_path(path, params)
+        status, body = self._fetch(path, params, deadline, max_bytes, "application/json")
+        return self._decode(path, status, body), len(body)
+
+    def get_log(
+        self,
+        namespace: str,
+        pod: str,
+        container: str,
+        *,
+        previous: bool,
+        tail_lines: int,
+        limit_bytes: int,
+        deadline: float | None = None,
+    ) -> str:
+        """The last `tail_lines` lines (at most `limit_bytes`) of one container's log, as text.
+
+        Refused before any I/O unless `reads_logs` is set (the user passed --logs); the path guard
+        lets only this bounded GET of the `log` subresource through (request_paths.py).
+        """
+        path = f"/api/v1/namespaces/{namespace}/pods/{pod}/log"
+        params: dict[str, str | int] = {
+            "container": container,
+            "tailLines": tail_lines,
+            "limitBytes": limit_bytes,
+            "previous": "true" if previous else "false",
+        }
+        check_path(path, params, logs=self.reads_logs)
+        _, body = self._fetch(path, params, deadline, limit_bytes + 4096, "text/plain")
+        return body[:limit_bytes].decode("utf-8", errors="replace")
+
+    def _fetch(
+        self,
+        path: str,
+        params: Mapping[str, str | int] | None,
+        deadline: float | None,
+        max_bytes: int | None,
+        accept: str,
+    ) -> tuple[int, bytes]:
+        """One GET with bounded retries, after check_path passed; (status, body) of a 2xx answer."""
         query = [(key, str(value)) for key, value in (params or {}).items()]
         cap = max_bytes or self.max_page_bytes
         attempt = 0
@@ -267,7 +307,7 @@ class ReadOnlyClient:
             with self._count_lock:
                 self._count += 1
             try:
-                status, headers, body = self._send_get(path, query, request_deadline, cap)
+                status, headers, body = self._send_get(path, query, request_deadline, cap, accept)
             except ConfigException as error:  # an exec plugin or token file failed while refreshing
                 raise ClusterError(
                     message(
@@ -314,7 +354,7 @@ class ReadOnlyClient:
                     )
                 ) from None
             if 200 <= status < 300:
-                return self._decode(path, status, body), len(body)
+                return status, body
             if status in RETRYABLE_STATUSES and attempt < self.max_retries:
                 self._wait(path, status, attempt, headers.get("Retry-After"), deadline)
                 attempt += 1
@@ -331,7 +371,7 @@ class ReadOnlyClient:
         self.close()
 
     def _send_get(
-        self, path: str, query: list[tuple[str, str]], deadline: float, max_bytes: int
+        self, path: str, query: list[tuple[str, str]], deadline: float, max_bytes: int, accept: str
     ) -> tuple[int, Mapping[str, str], bytes]:
         """The single place bytes leave: the method is the literal "GET", never a parameter."""
         with request_deadline(deadline):  # cuts off a server that trickles its headers, and bounds a
@@ -340,7 +380,7 @@ class ReadOnlyClient:
                 "GET",
                 path,
                 query_params=query,
-                header_params={"Accept": "application/json"},
+                header_params={"Accept": accept},
                 auth_settings=["BearerToken"],
             )
             per_operation = max(0.001, min(self.timeout, deadline - time.monotonic()))

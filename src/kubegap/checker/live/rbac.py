@@ -167,7 +167,13 @@ def rbac_rules(checks: Iterable[CheckMeta], *, symptoms: bool = False) -> list[d
     ]
 
 
-def cluster_role(checks: Sequence[CheckMeta], *, symptoms: bool = False) -> dict[str, object]:
+LOG_RULE = {"apiGroups": [""], "resources": ["pods/log"], "verbs": ["get"]}
+
+
+def cluster_role(
+    checks: Sequence[CheckMeta], *, symptoms: bool = False, logs: bool = False
+) -> dict[str, object]:
+    """The ClusterRole; with `logs`, one more rule: get on pods/log (for --logs), nothing else."""
     return {
         "apiVersion": "rbac.authorization.k8s.io/v1",
         "kind": "ClusterRole",
@@ -175,11 +181,13 @@ def cluster_role(checks: Sequence[CheckMeta], *, symptoms: bool = False) -> dict
             "name": ROLE_NAME,
             "labels": {"app.kubernetes.io/name": "kubegap", "app.kubernetes.io/component": "reader"},
         },
-        "rules": rbac_rules(checks, symptoms=symptoms),
+        "rules": [*rbac_rules(checks, symptoms=symptoms), *([LOG_RULE] if logs else [])],
     }
 
 
-def render_rbac(checks: Sequence[CheckMeta], lang: str = "en", *, symptoms: bool = False) -> str:
+def render_rbac(
+    checks: Sequence[CheckMeta], lang: str = "en", *, symptoms: bool = False, logs: bool = False
+) -> str:
     """The ClusterRole as YAML with a header saying where it came from (the comments in `lang`; the
     manifest itself is the same in every language)."""
     if lang == "ko":
@@ -199,6 +207,12 @@ def render_rbac(checks: Sequence[CheckMeta], lang: str = "en", *, symptoms: bool
             f"# Bind it to the identity that runs kubegap, e.g.\n"
             f"#   kubectl create clusterrolebinding kubegap-reader --clusterrole={ROLE_NAME} --user=<you>\n"
         )
+    if logs:
+        header += (
+            "# --logs: get 하나를 pods/log에 더 허용합니다(증상이 있는 파드의 로그, 길이 제한).\n"
+            if lang == "ko"
+            else "# --logs: one more rule, get on pods/log (bounded logs of pods with a symptom).\n"
+        )
     return header + yaml.safe_dump(
-        cluster_role(checks, symptoms=symptoms), sort_keys=False, default_flow_style=False
+        cluster_role(checks, symptoms=symptoms, logs=logs), sort_keys=False, default_flow_style=False
     )

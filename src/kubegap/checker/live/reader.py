@@ -32,6 +32,8 @@ from kubegap.checker.snapshot import Coverage, KindCoverage, KubeObject, Snapsho
 from kubegap.checker.sources._compact import Compactor
 from kubegap.checker.symptoms.catalog import catalog
 from kubegap.checker.symptoms.events import DEFAULT_WINDOW_SECONDS, EVENT_KINDS, EventDigest
+from kubegap.checker.symptoms.logs import LogLimits, log_signals, log_targets
+from kubegap.checker.symptoms.signals import pod_places
 from kubegap.errors import UsageError
 
 __all__ = ["PAGE_SIZE", "read_cluster"]
@@ -49,13 +51,16 @@ def read_cluster(
     client: ReadOnlyClient | None = None,
     limits: LiveLimits | None = None,
     event_window: int = DEFAULT_WINDOW_SECONDS,
+    logs: LogLimits | None = None,
 ) -> Snapshot:
     """List every kind in `kinds` (kind keys such as 'apps/DaemonSet') from the cluster, read-only.
 
     With `namespaces`, namespaced kinds are listed in those namespaces only; cluster-scoped kinds are
     always listed whole. Raises ClusterError (one line) when the cluster cannot be reached at all.
     `limits` defaults to LiveLimits with `timeout` as the request timeout. Events are kept as
-    bounded digests of the last `event_window` seconds (see checker/symptoms/events.py).
+    bounded digests of the last `event_window` seconds (see checker/symptoms/events.py). With `logs`
+    (the user passed --logs), pods already showing a symptom get one bounded log GET each, matched
+    and dropped (checker/symptoms/logs.py); without it no log is ever requested.
     """
     bounds = limits or LiveLimits(request_timeout=timeout)
     bad = [name for name in namespaces or () if not is_namespace_name(name)]
@@ -96,7 +101,7 @@ def read_cluster(
         clock.plan(_planned_lists(discovery, keys, namespaces))
         compactor = Compactor()  # the same pruning and sharing as streamed snapshot files
         reader = _KindReader(active, discovery, namespaces, bounds, clock, compactor.compact)
-        reader.event_digest = EventDigest(catalog().match, time.time(), event_window)
+        reader.events_until, reader.event_window = time.time(), event_window
         with _ProgressBar(progress, len(keys)) as bar, _collector_paused():
             for key in keys:
                 coverage, items = reader.read(key, bar.counter(key))
@@ -104,6 +109,8 @@ def read_cluster(
                 if items is not None:
                     snapshot.objects[key] = items
                 bar.done(key, len(items or ()), coverage)
+        if logs is not None:
+            _read_logs(active, snapshot, logs, clock)
         snapshot.requests = active.requests - already_sent
         if not active.verifies_tls:
             snapshot.notes.append(
@@ -120,6 +127,48 @@ def read_cluster(
     finally:
         if owned:
             active.close()
+
+
+def _read_logs(client: ReadOnlyClient, snapshot: Snapshot, limits: LogLimits, clock: ScanClock) -> None:
+    """The logs of at most `limits.pods` pods with a symptom, within the scan's budget; each failure is
+    counted in the note, never fatal."""
+    if snapshot.status_of("Pod").status is not Coverage.read:
+        return
+    targets = log_targets(snapshot, limits.pods)
+    matcher, read, failed, places = catalog().match, 0, 0, pod_places(snapshot)
+    client.reads_logs = True
+    try:
+        for target in targets:
+            try:
+                text = client.get_log(
+                    target.namespace,
+                    target.pod,
+                    target.container,
+                    previous=target.previous,
+                    tail_lines=limits.tail_lines,
+                    limit_bytes=limits.limit_bytes,
+                    deadline=clock.deadline,
+                )
+            except (ApiError, ReadOnlyViolation):
+                failed += 1
+                continue
+            read += 1
+            snapshot.log_signals.extend(log_signals(places, target, text, matcher, time.time()))
+    finally:
+        client.reads_logs = False
+    snapshot.notes.append(
+        message(
+            "파드 로그: 증상이 있는 파드 {read}개의 로그를 읽었습니다"
+            "(각 마지막 {lines}줄, 최대 {size}KiB){ko_failed}",
+            "pod logs: read for {read} pods with a symptom (last {lines} lines, at most {size} KiB each)"
+            "{failed}",
+            read=str(read),
+            lines=str(limits.tail_lines),
+            size=str(limits.limit_bytes // 1024),
+            failed=f"; {failed} could not be read" if failed else "",
+            ko_failed=f". {failed}개는 읽지 못했습니다" if failed else "",
+        )
+    )
 
 
 @contextlib.contextmanager
@@ -187,7 +236,9 @@ class _KindReader:
         self._limits = limits
         self._clock = clock
         self._compact = compact
-        self.event_digest: EventDigest | None = None
+        self.events_until: float | None = None  # set to read Events as bounded digests
+        self.event_window = DEFAULT_WINDOW_SECONDS
+        self._event_uids: set[str] = set()  # uids of event groups read whole
 
     def read(self, key: str, on_items: Callable[[int], None]) -> tuple[KindCoverage, list[KubeObject] | None]:
         if key == "Secret":
@@ -211,8 +262,11 @@ class _KindReader:
         items: list[KubeObject] = []
         spent = KindProgress()
         compact: Callable[[KubeObject], KubeObject | None] = self._compact
-        if key in EVENT_KINDS and self.event_digest is not None:
-            compact = self.event_digest.keep
+        digest = None
+        if key in EVENT_KINDS and self.events_until is not None:
+            # one digest per group, told what a group read whole already counted (see events.py)
+            digest = EventDigest(catalog().match, self.events_until, self.event_window, self._event_uids)
+            compact = digest.keep
         try:
             for namespace in scopes:
                 items.extend(
@@ -240,6 +294,8 @@ class _KindReader:
             if namespaces and resource.namespaced
             else ""
         )
+        if digest is not None:
+            self._event_uids |= digest.uids
         return KindCoverage(Coverage.read, detail), items
 
     def _not_found(self, key: str) -> KindCoverage:

@@ -2,6 +2,9 @@
 
 The read-only promise lives here and in `client.py`: a path is refused when it names the `secrets`
 resource (in any group, namespace or spelling), a watch, or a pod exec/attach/log/proxy subresource.
+One narrow exception, only when the user asked for pod logs (`--logs`, `logs=True` here): a GET of
+`/api/v1/namespaces/<ns>/pods/<name>/log` with a bounded `tailLines` and `limitBytes` and nothing
+but `container` and `previous` besides; any other subresource, resource or parameter stays refused.
 Every path kubegap builds comes from names that pass the Kubernetes name grammar (`names.py`), so a path
 that needs percent-encoding, `..`, an empty segment or anything outside that grammar is not ours:
 it is refused outright rather than decoded and guessed at, which is how `..%2F..%2Fsecrets` from a
@@ -31,8 +34,15 @@ class ReadOnlyViolation(ClusterError):
     code = "read-only-violation"
 
 
-def check_path(path: str, params: Mapping[str, object] | None = None) -> None:
-    """Refuse any request that could read Secrets, do more than a plain read, or hide what it reads."""
+LOG_PARAMS = frozenset({"tailLines", "limitBytes", "container", "previous"})
+MAX_TAIL_LINES = 1000
+MAX_LIMIT_BYTES = 1024 * 1024
+
+
+def check_path(path: str, params: Mapping[str, object] | None = None, *, logs: bool = False) -> None:
+    """Refuse any request that could read Secrets, do more than a plain read, or hide what it reads.
+
+    `logs` (the user passed --logs) lets one bounded pod log through (see the module docstring)."""
     shown = _shown(path)
     if not isinstance(path, str) or not path.startswith("/") or len(path) > _LONGEST_PATH:
         raise ReadOnlyViolation(f"refused request path {shown}: give an API path of at most 2,048 characters")
@@ -56,10 +66,29 @@ def check_path(path: str, params: Mapping[str, object] | None = None) -> None:
         raise ReadOnlyViolation(f"refused request path {shown}: a segment is not a Kubernetes name")
     if resource == "watch":
         raise ReadOnlyViolation(f"refused watch request for {shown}: kubegap only lists")
+    if subresource == "log" and logs and _bounded_log_request(segments, params):
+        return
     if subresource in _REFUSED_SUBRESOURCES:
         raise ReadOnlyViolation(
             f"refused request for {shown}: kubegap never uses the {subresource} subresource"
         )
+
+
+def _bounded_log_request(segments: list[str], params: Mapping[str, object] | None) -> bool:
+    """A core pod's log, tail- and byte-bounded, with no parameter beyond LOG_PARAMS (`follow`, `since`
+    and the rest are refused)."""
+    shaped = len(segments) == 7 and segments[:3] == ["api", "v1", "namespaces"] and segments[4] == "pods"
+    given = dict(params or {})
+    if not shaped or segments[6] != "log" or not set(map(str, given)) <= LOG_PARAMS:
+        return False
+    tail, size = given.get("tailLines"), given.get("limitBytes")
+    return (
+        isinstance(tail, int)
+        and isinstance(size, int)
+        and 0 < tail <= MAX_TAIL_LINES
+        and 0 < size <= MAX_LIMIT_BYTES
+        and given.get("previous", "false") in ("true", "false")
+    )
 
 
 def _fully_decoded(path: str) -> str:

@@ -82,6 +82,12 @@ SIGNALS = {
             "Job stopped at its deadline (DeadlineExceeded)",
         ),
         _signal(
+            "job-no-progress",
+            "진행 흔적 없이 오래 실행 중인 GPU 작업(파드 변화·이벤트 없음)",
+            "GPU Job running long with no visible progress (no pod change, no event)",
+            checks=("gpu-job-no-deadline", "nccl-watchdog-disabled", "nccl-hang-dump"),
+        ),
+        _signal(
             "node-not-ready",
             "Ready가 아닌 노드",
             "Node not Ready",

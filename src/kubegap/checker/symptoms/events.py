@@ -14,7 +14,10 @@ message. So each listed Event passes `EventDigest.keep` as it arrives, never aft
   into one `(other objects)` entry per reason and match, and past MAX_REASONS those into one.
 
 So memory is bounded by the number of merged entries, whatever the stream, and counts stay whole.
-Core `v1` and `events.k8s.io/v1` Events are read alike; a uid seen twice counts once.
+Core `v1` and `events.k8s.io/v1` Events are read alike; a uid seen twice counts once. The two groups
+serve the same stored events, so a live read lists each group through its own digest and passes the
+uids of a group read whole (`counted`) to the next: an event served by both counts once, and a group
+that failed part-way leaves nothing behind that would hide the other group's copy.
 """
 
 from __future__ import annotations
@@ -148,8 +151,15 @@ class EventDigest:
     afterwards (the stored one was updated in place), so the caller's list holds only merged entries.
     """
 
-    def __init__(self, matcher: Matcher, until: float, window: float = DEFAULT_WINDOW_SECONDS) -> None:
+    def __init__(
+        self,
+        matcher: Matcher,
+        until: float,
+        window: float = DEFAULT_WINDOW_SECONDS,
+        counted: set[str] | frozenset[str] = frozenset(),
+    ) -> None:
         self._match = matcher
+        self._counted = counted  # uids another, completed list already counted
         self.until = until
         self.window = window
         self._entries: dict[tuple[str, ...], KubeObject] = {}
@@ -169,7 +179,7 @@ class EventDigest:
         if fields is None:
             return None
         if fields.uid:
-            if fields.uid in self._uids:
+            if fields.uid in self._uids or fields.uid in self._counted:
                 return None
             self._uids.add(fields.uid)
         if fields.last is not None and fields.last < self.since:
@@ -207,6 +217,11 @@ class EventDigest:
                 key = ("", "", OTHER_REASONS, "")
                 fields = _replace(fields, reason=OTHER_REASONS, message="")
         return key, _replace(fields, kind="", namespace="", name=OTHER_OBJECTS, host="")
+
+    @property
+    def uids(self) -> set[str]:
+        """The uids this digest has seen (counted or found outside the window)."""
+        return self._uids
 
     def entries(self) -> list[KubeObject]:
         return list(self._entries.values())

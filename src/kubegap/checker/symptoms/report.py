@@ -25,6 +25,7 @@ from kubegap.checker.symptoms.events import (
     event_fields,
     iso,
 )
+from kubegap.checker.symptoms.progress import stalled_job_signals
 from kubegap.checker.symptoms.signals import (
     PodPlace,
     Signal,
@@ -36,7 +37,7 @@ from kubegap.checker.symptoms.signals import (
     pod_signals,
 )
 
-SIGNAL_KINDS = ("Event", "Node", "Pod", "batch/Job")
+SIGNAL_KINDS = (*EVENT_KINDS, "Node", "Pod", "batch/Job")
 MAX_GROUPS = 200  # groups a report keeps; the rest are counted
 T = TypeVar("T")
 _FAMILY_RANK = {"xid": 0, "nccl": 1, "infiniband": 2, "cuda": 3, "nvml": 4, "etcd": 5, "kubernetes": 6}
@@ -110,7 +111,12 @@ def _rank(group: SymptomGroup) -> tuple[int, int, int, str, str]:
 
 
 def _events_reason(snapshot: Snapshot) -> Message | str:
-    """Why events could not be read, or '' when they were (either API group will do)."""
+    """Why events could not be read, or '' when they were.
+
+    Either API group will do: core/v1 and events.k8s.io/v1 serve the same stored events, so one group
+    read whole sees them all, and a 403 or a failed list of the other changes nothing. The section is
+    unknown only when neither was read; the reason names the group that refused (core first) rather
+    than one the server simply does not serve."""
     statuses = {key: snapshot.status_of(key) for key in EVENT_KINDS if key in snapshot.coverage}
     if any(coverage.status is Coverage.read for coverage in statuses.values()):
         return ""
@@ -119,7 +125,8 @@ def _events_reason(snapshot: Snapshot) -> Message | str:
             "이벤트를 읽지 않음: 입력에 이벤트가 없습니다",
             "events not read: the input holds none",
         )
-    coverage = statuses.get("Event") or next(iter(statuses.values()))
+    refused = [coverage for coverage in statuses.values() if coverage.status is not Coverage.absent]
+    coverage = (refused or list(statuses.values()))[0]
     code = "403" if coverage.status is Coverage.forbidden else coverage.status.value
     return message(
         "이벤트를 읽을 수 없음({code}): {detail}",
@@ -160,10 +167,9 @@ def collect_symptoms(snapshot: Snapshot, window_seconds: int | None = None) -> S
     nodes = _safely(lambda: node_views(snapshot), no_nodes)
     gpu_nodes = {node.name for node in nodes if node.is_gpu}
     signals: list[Signal] = []
-    for entry in digest.entries():
-        fields = event_fields(entry)
-        if fields is not None:
-            signals.append(event_signal(fields, pods, gpu_nodes))
+    kept = [fields for entry in digest.entries() if (fields := event_fields(entry)) is not None]
+    for fields in kept:
+        signals.append(event_signal(fields, pods, gpu_nodes))
     for node in nodes:
         signals.extend(_signals_of(node_signals, node))
     for pod in snapshot.of("Pod"):
@@ -173,11 +179,14 @@ def collect_symptoms(snapshot: Snapshot, window_seconds: int | None = None) -> S
     for job in snapshot.of("batch/Job"):
         if isinstance(job, dict):
             signals.extend(_signals_of(job_signals, job))
+    signals.extend(_signals_of(stalled_job_signals, snapshot, kept, until))
+    signals.extend(signal for signal in snapshot.log_signals if isinstance(signal, Signal))
     groups = _groups(signals, window, until)
     reason = _events_reason(snapshot)
     unread = {
         key: snapshot.status_of(key).status.value
-        for key in SIGNAL_KINDS[1:]
+        for key in SIGNAL_KINDS
+        if key not in EVENT_KINDS
         if snapshot.status_of(key).status in UNREADABLE
     }
     ranked = sorted(groups, key=_rank)
