@@ -26,11 +26,13 @@ from kubegap.checker.scanning import LiveTarget, ScanRequest
 from kubegap.redaction import TRUNCATE_AT
 
 _TIMES = {"startedAt", "finishedAt", "snapshotCreatedAt", "wallSeconds", "seconds", "concurrency"}
+_TIMES |= {"since", "until"}  # the symptoms window ends at the read time
 _TOOK = re.compile(r"\d+(\.\d+)? ?(s|초)\b")  # "live read took 0.2 s of a 172 s ... budget"
 
 
 def _timeless(value: Any) -> Any:
-    """The document without clock readings and the worker count, which differ run to run."""
+    """The document without clock readings (the symptoms window ends at the read time) and the worker
+    count, which differ run to run."""
     if isinstance(value, dict):
         return {key: _timeless(item) for key, item in value.items() if key not in _TIMES}
     if isinstance(value, list):
